@@ -116,48 +116,54 @@ final class S3Upload implements ObjectUpload {
     CompletedMultipartUpload manifest = CompletedMultipartUpload.builder().parts(parts).build();
     boolean[] maybeCompleted = {false};
     Optional<VersionToken> token =
-          store
-              .retrier()
-              .write(
-                  "complete upload of " + S3Errors.location(store.bucket(), key),
-                  () -> {
-                    store.acquirePermit();
-                    try {
-                      var response =
-                          store
-                              .client()
-                              .completeMultipartUpload(
-                                  b -> b.bucket(store.bucket())
-                                      .key(key)
-                                      .uploadId(id)
-                                      .multipartUpload(manifest)
-                                      .ifNoneMatch("*")
-                                      .overrideConfiguration(store.perRequest()));
-                      return Optional.of(ETags.token(response.eTag(), "complete upload of " + key));
-                    } catch (SdkException e) {
-                      if (S3Errors.hasCode(e, "NoSuchUpload") && maybeCompleted[0]) {
-                        // An earlier try that we lost the answer to completed the upload.
-                        throw new IndeterminateStoreException(
-                            "completing the upload of " + S3Errors.location(store.bucket(), key)
-                                + " may or may not have taken effect: a retry found the upload gone",
-                            e);
-                      }
-                      StoreException classified =
-                          S3Errors.classify(e, "complete upload", store.bucket(), key, true, true);
-                      if (classified instanceof PreconditionFailedException) {
-                        return Optional.<VersionToken>empty();
-                      }
-                      if (classified instanceof TransientStoreException t && t.mayHaveTakenEffect()) {
-                        maybeCompleted[0] = true;
-                      }
-                      throw classified;
+        store
+            .retrier()
+            .write(
+                "complete upload of " + S3Errors.location(store.bucket(), key),
+                () -> {
+                  store.acquirePermit();
+                  try {
+                    var response =
+                        store
+                            .client()
+                            .completeMultipartUpload(
+                                b -> b.bucket(store.bucket())
+                                    .key(key)
+                                    .uploadId(id)
+                                    .multipartUpload(manifest)
+                                    .ifNoneMatch("*")
+                                    .overrideConfiguration(store.perRequest()));
+                    return Optional.of(ETags.token(response.eTag(), "complete upload of " + key));
+                  } catch (SdkException e) {
+                    if (S3Errors.hasCode(e, "NoSuchUpload") && maybeCompleted[0]) {
+                      // An earlier try that we lost the answer to completed the upload.
+                      throw new IndeterminateStoreException(
+                          "completing the upload of " + S3Errors.location(store.bucket(), key)
+                              + " may or may not have taken effect: a retry found the upload gone",
+                          e);
                     }
-                  });
+                    StoreException classified =
+                        S3Errors.classify(e, "complete upload", store.bucket(), key, true, true);
+                    if (classified instanceof PreconditionFailedException) {
+                      return Optional.<VersionToken>empty();
+                    }
+                    if (classified instanceof TransientStoreException t && t.mayHaveTakenEffect()) {
+                      maybeCompleted[0] = true;
+                    }
+                    throw classified;
+                  }
+                });
     if (token.isPresent()) {
       return new CreateResult.Created(token.get());
     }
-    // S3 keeps the parts of an upload whose completion failed its condition; release them.
-    abortMultipart(id);
+    // S3 keeps the parts of an upload whose completion failed its condition; release them. The
+    // answer is already known, so a failed abort only leaves parts for the bucket's
+    // AbortIncompleteMultipartUpload rule and must not turn "already exists" into an error.
+    try {
+      abortMultipart(id);
+    } catch (StoreException debrisLeft) {
+      // Intentionally ignored; see above.
+    }
     return new CreateResult.AlreadyExists();
   }
 
