@@ -1,0 +1,94 @@
+package dev.objlog.store.s3;
+
+import java.net.URI;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+import org.junit.jupiter.api.Assumptions;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * An in-process S3Proxy on 127.0.0.1 with an ephemeral port and the in-memory backend (behind
+ * {@link FlatKeysBlobStore}), optionally with {@link AtomicConditionsBlobStore} around it.
+ */
+final class S3ProxyServer implements AutoCloseable {
+  static final String ACCESS_KEY = "objlog-test-access";
+  static final String SECRET_KEY = "objlog-test-secret-do-not-leak";
+
+  private final S3Proxy proxy;
+  private final BlobStore blobStore;
+  final URI endpoint;
+
+  private S3ProxyServer(S3Proxy proxy, BlobStore blobStore, URI endpoint) {
+    this.proxy = proxy;
+    this.blobStore = blobStore;
+    this.endpoint = endpoint;
+  }
+
+  /**
+   * Starts a server; skips the calling test class when that fails on a user's machine, and fails
+   * it under {@code CI=true}.
+   */
+  static S3ProxyServer start(boolean atomicConditions) {
+    BlobStore backend = new FlatKeysBlobStore(new TransientNio2BlobStore());
+    BlobStore blobStore = atomicConditions ? new AtomicConditionsBlobStore(backend) : backend;
+    S3Proxy proxy =
+        S3Proxy.builder()
+            .blobStore(blobStore)
+            .endpoint(URI.create("http://127.0.0.1:0"))
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+            .build();
+    try {
+      proxy.start();
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (!"STARTED".equals(proxy.getState())) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("S3Proxy did not start within 30 s: " + proxy.getState());
+        }
+        Thread.sleep(10);
+      }
+    } catch (Exception e) {
+      stopQuietly(proxy);
+      if ("true".equals(System.getenv("CI"))) {
+        throw new AssertionError("S3Proxy could not be started (required under CI=true)", e);
+      }
+      Assumptions.abort("S3Proxy could not be started, skipping: " + e);
+    }
+    return new S3ProxyServer(proxy, blobStore, URI.create("http://127.0.0.1:" + proxy.getPort()));
+  }
+
+  void createBucket(String bucket) {
+    blobStore.createContainer(bucket);
+  }
+
+  /** A path-style client with the server's credentials, using the SDK's default retries. */
+  S3Client client() {
+    return clientWith(ACCESS_KEY, SECRET_KEY);
+  }
+
+  S3Client clientWith(String accessKey, String secretKey) {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+        .build();
+  }
+
+  @Override
+  public void close() {
+    stopQuietly(proxy);
+  }
+
+  private static void stopQuietly(S3Proxy proxy) {
+    try {
+      proxy.stop();
+    } catch (Exception ignored) {
+      // Stopping a server that never started fails; nothing is left to release then.
+    }
+  }
+}
