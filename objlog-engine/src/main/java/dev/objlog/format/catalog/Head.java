@@ -137,8 +137,9 @@ public record Head(
   }
 
   /**
-   * A builder for an empty-partition head with default limits (128/128), XXH64 hashing (the Go writer's choice), no
-   * writer and all counters zero; identity fields must be set before {@link Builder#build()}.
+   * A builder for an empty-partition head: default limits (128/128), XXH64 hashing (the Go
+   * writer's choice), no writer, all counters zero. The stream and data-root keys start all zero
+   * and must be set before the head can be encoded.
    */
   public static Builder builder() {
     return new Builder();
