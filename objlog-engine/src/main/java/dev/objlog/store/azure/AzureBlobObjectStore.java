@@ -270,11 +270,30 @@ public final class AzureBlobObjectStore implements ObjectStore {
   public CreateResult putIfAbsent(String key, byte[] bytes) {
     requireKey(key);
     Objects.requireNonNull(bytes, "bytes");
+    return createOnly(key, bytes);
+  }
+
+  private CreateResult createOnly(String key, byte[] bytes) {
     try {
       return new CreateResult.Created(upload(key, bytes, ifNoneMatchAny(), "PUT " + key + " (create-only)"));
     } catch (PreconditionFailedException e) {
-      return new CreateResult.AlreadyExists();
+      if (head(key).isPresent()) {
+        return new CreateResult.AlreadyExists();
+      }
+      // Nothing committed, yet Put Blob said "exists": the uncommitted blocks of an abandoned
+      // staged upload count as a blob for If-None-Match there (Azurite does this). Put Block
+      // List with the same condition replaces them, so create through it.
+      return createThroughBlockList(key, bytes);
     }
+  }
+
+  private CreateResult createThroughBlockList(String key, byte[] bytes) {
+    if (bytes.length == 0) {
+      return commitBlocks(key, List.of());
+    }
+    String blockId = AzureBlockUpload.blockId(AzureBlockUpload.newSession(), 0);
+    stageBlock(key, blockId, bytes);
+    return commitBlocks(key, List.of(blockId));
   }
 
   @Override
@@ -282,8 +301,11 @@ public final class AzureBlobObjectStore implements ObjectStore {
     requireKey(key);
     Objects.requireNonNull(expected, "expected");
     Objects.requireNonNull(bytes, "bytes");
-    BlobRequestConditions condition =
-        expected.isAbsent() ? ifNoneMatchAny() : new BlobRequestConditions().setIfMatch(quote(expected));
+    BlobRequestConditions condition = new BlobRequestConditions().setIfMatch(quote(expected));
+    if (expected.isAbsent()) {
+      CreateResult created = createOnly(key, bytes);
+      return created instanceof CreateResult.Created c ? new CasResult.Swapped(c.token()) : new CasResult.Conflict(currentOrNull(key));
+    }
     try {
       return new CasResult.Swapped(upload(key, bytes, condition, "PUT " + key + " if " + expected));
     } catch (PreconditionFailedException | ObjectNotFoundException e) {
@@ -805,23 +827,33 @@ public final class AzureBlobObjectStore implements ObjectStore {
           new BlobServiceClientBuilder()
               .httpClient(http)
               // One try: the Retrier owns retries, so backoff, jitter and "maybe applied" are ours.
-              .retryOptions(new RequestRetryOptions(RetryPolicyType.FIXED, 1, perTry, (Duration) null, (Duration) null, null));
+              .retryOptions(
+                  new RequestRetryOptions(RetryPolicyType.FIXED, 1, wholeSeconds(perTry), (Duration) null, (Duration) null, null));
       if (connectionString != null) {
         try {
-          builder.connectionString(connectionString);
+          return builder.connectionString(connectionString).buildClient();
         } catch (RuntimeException e) {
-          // The SDK's message may quote the string, key included.
+          // No cause: the SDK's message may quote the string, account key included.
           throw new IllegalArgumentException(
-              "the Azure storage connection string is not valid; expected e.g."
-                  + " DefaultEndpointsProtocol=https;AccountName=<name>;AccountKey=<key>;EndpointSuffix=core.windows.net");
-        }
-      } else {
-        builder.endpoint(Objects.requireNonNull(endpoint));
-        if (accountName != null && accountKey != null) {
-          builder.credential(new StorageSharedKeyCredential(accountName, accountKey));
+              "the Azure storage connection string is not valid (" + e.getClass().getSimpleName()
+                  + "); expected e.g. DefaultEndpointsProtocol=https;AccountName=<name>;AccountKey=<key>;"
+                  + "EndpointSuffix=core.windows.net, or one with BlobEndpoint=<url>");
         }
       }
+      builder.endpoint(Objects.requireNonNull(endpoint));
+      if (accountName != null && accountKey != null) {
+        builder.credential(new StorageSharedKeyCredential(accountName, accountKey));
+      }
       return builder.buildClient();
+    }
+
+    /**
+     * The SDK counts its try timeout in whole seconds (at least one); it only backs up the HTTP
+     * client's timeouts and the per-call timeout, which take the exact value.
+     */
+    private static Duration wholeSeconds(Duration d) {
+      long seconds = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
+      return Duration.ofSeconds(Math.max(1, seconds));
     }
 
     private static String requireText(String value, String name) {

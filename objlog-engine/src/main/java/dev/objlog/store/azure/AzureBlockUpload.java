@@ -34,7 +34,7 @@ final class AzureBlockUpload implements ObjectUpload {
   private final AzureBlobObjectStore store;
   private final String key;
   private final int blockSize;
-  private final String session = UUID.randomUUID().toString().replace("-", "");
+  private final String session = newSession();
   private final List<String> blockIds = new ArrayList<>();
   private byte[] buffer;
   private int buffered;
@@ -128,7 +128,7 @@ final class AzureBlockUpload implements ObjectUpload {
           "upload of " + key + " exceeds " + AzureBlobObjectStore.MAX_BLOCKS + " blocks of " + blockSize
               + " bytes; configure a larger block size");
     }
-    String id = blockId(blockIds.size());
+    String id = blockId(session, blockIds.size());
     byte[] block = buffered == buffer.length ? buffer : Arrays.copyOf(buffer, buffered);
     try {
       store.stageBlock(key, id, block);
@@ -142,9 +142,16 @@ final class AzureBlockUpload implements ObjectUpload {
     buffered = 0;
   }
 
-  /** Equal-length ids, as Azure requires within one blob; the session keeps uploads apart. */
-  private String blockId(int index) {
-    String raw = String.format("objlog-%s-%06d", session, index);
+  static String newSession() {
+    return UUID.randomUUID().toString().replace("-", "");
+  }
+
+  /**
+   * Equal-length ids, as Azure requires of all blocks of one blob, uncommitted ones of other
+   * uploads included; the session keeps concurrent uploads of one key apart.
+   */
+  static String blockId(String session, int index) {
+    String raw = String.format(java.util.Locale.ROOT, "objlog-%s-%06d", session, index);
     return Base64.getEncoder().encodeToString(raw.getBytes(StandardCharsets.US_ASCII));
   }
 

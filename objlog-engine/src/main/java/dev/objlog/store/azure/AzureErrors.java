@@ -92,28 +92,38 @@ final class AzureErrors {
   }
 
   private static StoreException fromTransport(String what, RuntimeException error, boolean write, String container) {
-    int depth = 0;
-    for (Throwable t = error; t != null && depth < 32; t = t.getCause(), depth++) {
-      if (t instanceof ConnectException || t instanceof UnknownHostException || t instanceof NoRouteToHostException) {
-        return new TransientStoreException(
-            what + " could not connect to the service of container " + container + ": " + t.getClass().getSimpleName(),
-            false,
-            error);
-      }
-      if (t instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-        return new TransientStoreException(what + " was interrupted", write, error);
-      }
-      if (t instanceof TimeoutException || t.getClass().getSimpleName().contains("Timeout")) {
-        return new TransientStoreException(what + " timed out", write, error);
-      }
-      if (t instanceof IOException || t instanceof UncheckedIOException) {
-        return new TransientStoreException(
-            what + " failed in transport: " + t.getClass().getSimpleName(), write, error);
-      }
+    // Most specific first: a refused connection is often wrapped in an IOException of its own.
+    if (find(error, ConnectException.class) != null
+        || find(error, UnknownHostException.class) != null
+        || find(error, NoRouteToHostException.class) != null) {
+      return new TransientStoreException(
+          what + " could not connect to the service of container " + container, false, error);
+    }
+    if (find(error, InterruptedException.class) != null) {
+      Thread.currentThread().interrupt();
+      return new TransientStoreException(what + " was interrupted", write, error);
+    }
+    if (find(error, TimeoutException.class) != null || hasTimeoutInChain(error)) {
+      return new TransientStoreException(what + " timed out", write, error);
+    }
+    IOException io = find(error, IOException.class);
+    if (io != null || find(error, UncheckedIOException.class) != null) {
+      return new TransientStoreException(
+          what + " failed in transport" + (io == null ? "" : ": " + io.getClass().getSimpleName()), write, error);
     }
     return new PermanentStoreException(
         what + " failed unexpectedly in the Azure SDK (" + error.getClass().getName() + ")", error);
+  }
+
+  /** Netty's and the JDK's timeout types share no supertype but their name. */
+  private static boolean hasTimeoutInChain(Throwable error) {
+    int depth = 0;
+    for (Throwable t = error; t != null && depth < 32; t = t.getCause(), depth++) {
+      if (t.getClass().getSimpleName().contains("Timeout")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static <T extends Throwable> @Nullable T find(Throwable error, Class<T> type) {
