@@ -301,11 +301,13 @@ public final class AzureBlobObjectStore implements ObjectStore {
     requireKey(key);
     Objects.requireNonNull(expected, "expected");
     Objects.requireNonNull(bytes, "bytes");
-    BlobRequestConditions condition = new BlobRequestConditions().setIfMatch(quote(expected));
     if (expected.isAbsent()) {
       CreateResult created = createOnly(key, bytes);
-      return created instanceof CreateResult.Created c ? new CasResult.Swapped(c.token()) : new CasResult.Conflict(currentOrNull(key));
+      return created instanceof CreateResult.Created c
+          ? new CasResult.Swapped(c.token())
+          : new CasResult.Conflict(currentOrNull(key));
     }
+    BlobRequestConditions condition = new BlobRequestConditions().setIfMatch(quote(expected));
     try {
       return new CasResult.Swapped(upload(key, bytes, condition, "PUT " + key + " if " + expected));
     } catch (PreconditionFailedException | ObjectNotFoundException e) {

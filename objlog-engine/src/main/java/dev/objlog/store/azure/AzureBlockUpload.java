@@ -46,7 +46,7 @@ final class AzureBlockUpload implements ObjectUpload {
     this.store = store;
     this.key = key;
     this.blockSize = blockSize;
-    // Small first buffer: most uploads through this path are far smaller than one block.
+    // Grows towards one block as bytes arrive, so small uploads never reserve a whole block.
     this.buffer = new byte[Math.min(blockSize, 64 * 1024)];
   }
 
@@ -138,6 +138,8 @@ final class AzureBlockUpload implements ObjectUpload {
       throw e;
     }
     blockIds.add(id);
+    // Never reuse the staged array: a try that timed out may still be sending it in the
+    // background, and overwriting it could stage other bytes under this block id.
     buffer = new byte[blockSize];
     buffered = 0;
   }
