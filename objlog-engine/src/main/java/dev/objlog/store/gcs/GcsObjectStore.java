@@ -8,7 +8,6 @@ import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.Blob;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
-import com.google.cloud.storage.BlobWriteSessionConfigs;
 import com.google.cloud.storage.HttpStorageOptions;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobGetOption;
@@ -231,27 +230,24 @@ public final class GcsObjectStore implements ObjectStore {
   private ConditionalGetResult readIfChanged(String key, long known) {
     String what = "GET metadata if changed " + where(key);
     for (int tries = 0; tries < PINNED_READ_TRIES; tries++) {
-      Optional<Blob> changed =
+      Probe probe =
           call(what, false,
               () -> {
                 try {
-                  return Optional.ofNullable(storage.get(blobId(key), BlobGetOption.generationNotMatch(known)));
+                  return new Probe(storage.get(blobId(key), BlobGetOption.generationNotMatch(known)), false);
                 } catch (RuntimeException e) {
                   if (GcsErrors.status(e) == GcsErrors.NOT_MODIFIED) {
-                    return null;
+                    return new Probe(null, true);
                   }
                   throw e;
                 }
               });
-      if (changed == null) {
+      Blob blob = probe.blob();
+      if (probe.notModified() || (blob != null && blob.getGeneration() == known)) {
         return new ConditionalGetResult.Unchanged();
       }
-      if (changed.isEmpty()) {
+      if (blob == null) {
         return new ConditionalGetResult.Missing();
-      }
-      Blob blob = changed.get();
-      if (blob.getGeneration() == known) {
-        return new ConditionalGetResult.Unchanged();
       }
       Optional<StoredObject> object = readBody(key, blob);
       if (object.isPresent()) {
@@ -261,6 +257,9 @@ public final class GcsObjectStore implements ObjectStore {
     throw new TransientStoreException(
         "GET " + where(key) + ": the object changed between every metadata and body read", false);
   }
+
+  /** The answer to a metadata request with {@code ifGenerationNotMatch}. */
+  private record Probe(@Nullable Blob blob, boolean notModified) {}
 
   // --- writes -------------------------------------------------------------------------------
 
@@ -532,10 +531,9 @@ public final class GcsObjectStore implements ObjectStore {
     /**
      * Reuses a client (for example an application's {@code Storage} bean). The store uses its
      * retry, timeout and write-session settings as they are and never closes it; configure it with
-     * {@code RetrySettings.maxAttempts = 1} so that this store's {@link RetryPolicy} governs, and
-     * keep the default {@code BlobWriteSessionConfig} (parallel composite uploads would make
-     * uploads visible piecewise). Excludes {@link #projectId}, {@link #host} and {@link
-     * #credentials}.
+     * {@code RetrySettings.maxAttempts = 1} so that this store's {@link RetryPolicy} governs (its
+     * resumable uploads then get no chunk retries either). Excludes {@link #projectId}, {@link
+     * #host} and {@link #credentials}.
      */
     public Builder storage(Storage storage) {
       this.storage = Objects.requireNonNull(storage, "storage");
@@ -580,9 +578,8 @@ public final class GcsObjectStore implements ObjectStore {
 
     /**
      * Bytes per resumable-upload request, a positive multiple of 256 KiB; default 8 MiB. Uploads
-     * that stay within one chunk are sent as a single request instead. Applies to the client the
-     * store builds; a reused client keeps its own {@code BlobWriteSessionConfig} chunk size, while
-     * this value still decides when an upload switches from one request to a resumable session.
+     * that stay within one chunk are sent as a single request instead. Each upload holds up to
+     * two chunks in memory (its own buffer and the client's).
      */
     public Builder uploadChunkSize(int bytes) {
       if (bytes < CHUNK_GRANULARITY || bytes % CHUNK_GRANULARITY != 0) {
@@ -628,8 +625,7 @@ public final class GcsObjectStore implements ObjectStore {
                       .setConnectTimeout(timeoutMillis)
                       .setReadTimeout(timeoutMillis)
                       .build())
-              .setRetrySettings(singleAttempt(retryPolicy.requestTimeout()))
-              .setBlobWriteSessionConfig(BlobWriteSessionConfigs.getDefault().withChunkSize(uploadChunkSize));
+              .setRetrySettings(singleAttempt(retryPolicy.requestTimeout()));
       if (projectId != null) {
         options.setProjectId(projectId);
       }

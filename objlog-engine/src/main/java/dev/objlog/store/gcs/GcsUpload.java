@@ -1,18 +1,22 @@
 package dev.objlog.store.gcs;
 
+import com.google.api.core.ApiFuture;
+import com.google.cloud.WriteChannel;
 import com.google.cloud.storage.BlobInfo;
-import com.google.cloud.storage.BlobWriteSession;
 import com.google.cloud.storage.Storage.BlobWriteOption;
 import dev.objlog.store.CreateResult;
 import dev.objlog.store.IndeterminateStoreException;
+import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.TransientStoreException;
+import dev.objlog.store.VersionToken;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
-import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import org.jspecify.annotations.Nullable;
 
@@ -44,8 +48,7 @@ final class GcsUpload implements ObjectUpload {
   private final int chunkSize;
   private byte[] pending;
   private int pendingLength;
-  private @Nullable BlobWriteSession session;
-  private @Nullable WritableByteChannel channel;
+  private @Nullable WriteChannel channel;
   private long written;
   private long sentSinceLastPermit;
   private boolean keyTaken;
@@ -105,17 +108,19 @@ final class GcsUpload implements ObjectUpload {
     BlobInfo info = store.blobInfo(key);
     try {
       store.limiter().acquire();
-      session =
-          store.uploadStorage().blobWriteSession(info, BlobWriteOption.doesNotExist(),
-              BlobWriteOption.disableGzipContent());
-      channel = session.open();
-    } catch (IOException | RuntimeException e) {
+      // Storage.writer, not blobWriteSession: in 2.63.0 only the writer's chunk requests are
+      // retried and resumed (query the persisted size, resend the rest) by the client.
+      WriteChannel writer =
+          store.uploadStorage().writer(info, BlobWriteOption.doesNotExist(), BlobWriteOption.disableGzipContent());
+      writer.setChunkSize(chunkSize);
+      channel = writer;
+    } catch (RuntimeException e) {
       failed(e, false);
     }
   }
 
   private void send(byte[] bytes, int offset, int length) {
-    WritableByteChannel open = Objects.requireNonNull(channel);
+    WriteChannel open = Objects.requireNonNull(channel);
     ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
     try {
       while (buffer.hasRemaining()) {
@@ -165,22 +170,41 @@ final class GcsUpload implements ObjectUpload {
         throw e;
       }
     }
+    WriteChannel finishing = channel;
     try {
-      channel.close();
+      finishing.close();
     } catch (IOException | RuntimeException e) {
       failed(e, true);
       return finish(new CreateResult.AlreadyExists());
     }
+    return finish(new CreateResult.Created(createdToken(finishing)));
+  }
+
+  /**
+   * The generation of the object the finalized channel created. The client's writer knows it (the
+   * final response carries the object) but exposes it only through {@code getObject()} of a
+   * package-private interface, hence the reflective call; if a future client version removes it,
+   * the token is read back with one metadata request instead (which could, in the unlikely case
+   * that another writer replaced the fresh object within that moment, report the newer version).
+   */
+  @SuppressWarnings("unchecked")
+  private VersionToken createdToken(WriteChannel finished) {
     try {
-      BlobInfo info = Objects.requireNonNull(session).getResult().get();
-      return finish(new CreateResult.Created(GcsObjectStore.token(info.getGeneration())));
-    } catch (ExecutionException e) {
-      failed(e.getCause() == null ? e : e.getCause(), true);
-      return finish(new CreateResult.AlreadyExists());
+      Method getObject = finished.getClass().getMethod("getObject");
+      getObject.setAccessible(true);
+      BlobInfo info = ((ApiFuture<BlobInfo>) getObject.invoke(finished)).get();
+      return GcsObjectStore.token(info.getGeneration());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw fail(new IndeterminateStoreException(
           "interrupted while finishing the upload of " + store.where(key), e));
+    } catch (ReflectiveOperationException | ExecutionException | RuntimeException unavailable) {
+      Optional<ObjectMetadata> head = store.head(key);
+      if (head.isEmpty()) {
+        throw fail(new IndeterminateStoreException(
+            "the upload of " + store.where(key) + " was finalized but the object is gone already", unavailable));
+      }
+      return head.get().token();
     }
   }
 
@@ -188,7 +212,6 @@ final class GcsUpload implements ObjectUpload {
     state = State.COMPLETED;
     result = outcome;
     channel = null;
-    session = null;
     return outcome;
   }
 
@@ -200,7 +223,6 @@ final class GcsUpload implements ObjectUpload {
    */
   private void failed(Throwable e, boolean finalizing) {
     channel = null;
-    session = null;
     if (GcsErrors.status(e) == GcsErrors.PRECONDITION_FAILED) {
       keyTaken = true;
       return;
@@ -233,7 +255,6 @@ final class GcsUpload implements ObjectUpload {
     }
     // Closing the channel would finalize the object; dropping it leaves the session to expire.
     channel = null;
-    session = null;
     pending = new byte[0];
     pendingLength = 0;
   }

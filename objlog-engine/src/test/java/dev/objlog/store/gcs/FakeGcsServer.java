@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 import java.util.zip.GZIPInputStream;
@@ -60,6 +61,10 @@ final class FakeGcsServer implements AutoCloseable {
   private final Map<String, TreeMap<String, StoredBlob>> buckets = new HashMap<>();
   private final Map<String, Session> sessions = new HashMap<>();
   private final AtomicLong generations = new AtomicLong(1_700_000_000_000_000L);
+  private final AtomicLong mediaBytesServed = new AtomicLong();
+  private final AtomicInteger faultsLeft = new AtomicInteger();
+  private volatile int faultStatus;
+  private volatile @Nullable String faultMethod;
   private final HttpServer server;
   private final ExecutorService executor;
 
@@ -130,6 +135,21 @@ final class FakeGcsServer implements AutoCloseable {
     }
   }
 
+  /** Body bytes sent by media downloads so far. */
+  long mediaBytesServed() {
+    return mediaBytesServed.get();
+  }
+
+  /**
+   * Answers the next {@code count} requests with {@code method} (any method when null) with
+   * {@code status} instead of serving them; nothing is applied.
+   */
+  void failNext(int count, int status, @Nullable String method) {
+    faultStatus = status;
+    faultMethod = method;
+    faultsLeft.set(count);
+  }
+
   @Override
   public void close() {
     server.stop(0);
@@ -152,6 +172,10 @@ final class FakeGcsServer implements AutoCloseable {
         body = new GZIPInputStream(new ByteArrayInputStream(body)).readAllBytes();
       }
       try {
+        String onlyMethod = faultMethod;
+        if ((onlyMethod == null || onlyMethod.equals(method)) && faultsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          throw new Answer(faultStatus, faultStatus == 429 ? "rateLimitExceeded" : "injected", "injected fault");
+        }
         route(exchange, method, segments(rawPath), query, body);
       } catch (Answer answer) {
         sendError(exchange, answer.status, answer.reason, answer.getMessage());
@@ -319,6 +343,7 @@ final class FakeGcsServer implements AutoCloseable {
     headers.set("x-goog-stored-content-encoding", "identity");
     String range = ex.getRequestHeaders().getFirst("Range");
     if (range == null) {
+      mediaBytesServed.addAndGet(bytes.length);
       send(ex, 200, bytes);
       return;
     }
@@ -328,6 +353,7 @@ final class FakeGcsServer implements AutoCloseable {
       throw new Answer(416, "requestedRangeNotSatisfiable", "range " + range + " not satisfiable");
     }
     headers.set("Content-Range", "bytes " + r[0] + "-" + r[1] + "/" + bytes.length);
+    mediaBytesServed.addAndGet(r[1] + 1 - r[0]);
     send(ex, 206, Arrays.copyOfRange(bytes, (int) r[0], (int) r[1] + 1));
   }
 
