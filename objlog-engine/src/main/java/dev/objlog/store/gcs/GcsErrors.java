@@ -74,7 +74,7 @@ final class GcsErrors {
         return new PermanentStoreException(
             what + ": the request was rejected as invalid (400: " + detail + "); check the key (GCS"
                 + " object names are at most 1024 UTF-8 bytes, without control characters) and the"
-                + " bucket settings (a retention policy or object hold forbids overwrites)", e);
+                + " store options", e);
       case 401:
         return new PermanentStoreException(
             what + ": the credentials were rejected (401); configure valid Google credentials"
@@ -86,7 +86,8 @@ final class GcsErrors {
         }
         return new PermanentStoreException(
             what + ": permission denied (403: " + detail + "); grant the principal"
-                + " roles/storage.objectUser (storage.objects.create, get, list, delete) on the bucket",
+                + " roles/storage.objectUser (storage.objects.create, get, list, delete) on the bucket,"
+                + " and check that no retention policy or object hold forbids overwrites",
             e);
       default:
         break;

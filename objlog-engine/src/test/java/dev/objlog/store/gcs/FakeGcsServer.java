@@ -173,8 +173,10 @@ final class FakeGcsServer implements AutoCloseable {
       }
       try {
         String onlyMethod = faultMethod;
-        if ((onlyMethod == null || onlyMethod.equals(method)) && faultsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-          throw new Answer(faultStatus, faultStatus == 429 ? "rateLimitExceeded" : "injected", "injected fault");
+        boolean matches = onlyMethod == null || onlyMethod.equals(method);
+        if (matches && faultsLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          String reason = faultStatus == 429 ? "rateLimitExceeded" : "injected";
+          throw new Answer(faultStatus, reason, "injected fault");
         }
         route(exchange, method, segments(rawPath), query, body);
       } catch (Answer answer) {
