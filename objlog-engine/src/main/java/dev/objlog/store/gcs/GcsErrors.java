@@ -1,0 +1,128 @@
+package dev.objlog.store.gcs;
+
+import com.google.cloud.BaseServiceException;
+import dev.objlog.store.ObjectNotFoundException;
+import dev.objlog.store.PermanentStoreException;
+import dev.objlog.store.PreconditionFailedException;
+import dev.objlog.store.StoreException;
+import dev.objlog.store.TransientStoreException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns what google-cloud-storage throws into the SPI's exception types. The client reports HTTP
+ * failures as {@code StorageException} with the status code, and transport failures as a {@code
+ * StorageException} with code 0 wrapping the {@link IOException}; channel operations may instead
+ * throw the {@link IOException} itself.
+ *
+ * <p>Thread-safety: stateless.
+ */
+final class GcsErrors {
+  static final int NOT_MODIFIED = 304;
+  static final int NOT_FOUND = 404;
+  static final int PRECONDITION_FAILED = 412;
+  static final int RANGE_NOT_SATISFIABLE = 416;
+
+  private GcsErrors() {}
+
+  /** The HTTP status the client reported, or 0 for a transport failure or a foreign exception. */
+  static int status(Throwable e) {
+    BaseServiceException service = serviceException(e);
+    return service == null ? 0 : service.getCode();
+  }
+
+  private static @Nullable BaseServiceException serviceException(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BaseServiceException service) {
+        return service;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Classifies a failed request.
+   *
+   * @param what the request, for the message ("PUT bucket/key")
+   * @param write whether the request changes the bucket, so that a lost answer may mean it was
+   *     applied
+   */
+  static StoreException translate(String what, Throwable e, boolean write) {
+    BaseServiceException service = serviceException(e);
+    int code = service == null ? 0 : service.getCode();
+    String reason = service == null || service.getReason() == null ? "" : service.getReason();
+    String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    switch (code) {
+      case PRECONDITION_FAILED:
+        return new PreconditionFailedException(what + ": precondition failed (412)", e);
+      case NOT_FOUND:
+        if (detail.toLowerCase(Locale.ROOT).contains("bucket")) {
+          return new PermanentStoreException(
+              what + ": the bucket does not exist (404: " + detail + "); create it or fix the"
+                  + " configured bucket name", e);
+        }
+        return new ObjectNotFoundException(what + ": no such object", e);
+      case 400:
+        return new PermanentStoreException(
+            what + ": the request was rejected as invalid (400: " + detail + "); check the key (GCS"
+                + " object names are at most 1024 UTF-8 bytes, without control characters) and the"
+                + " store options", e);
+      case 401:
+        return new PermanentStoreException(
+            what + ": the credentials were rejected (401); configure valid Google credentials"
+                + " (a service account key, workload identity or application default credentials)",
+            e);
+      case 403:
+        if (reason.toLowerCase(Locale.ROOT).contains("ratelimit")) {
+          return new TransientStoreException(what + ": throttled (403 " + reason + ")", false, e);
+        }
+        return new PermanentStoreException(
+            what + ": permission denied (403: " + detail + "); grant the principal"
+                + " roles/storage.objectUser (storage.objects.create, get, list, delete) on the bucket,"
+                + " and check that no retention policy or object hold forbids overwrites",
+            e);
+      default:
+        break;
+    }
+    if (code == 408 || code == 429 || code >= 500) {
+      // A 503 or 429 means GCS did not act; a 500, 502, 504 or 408 may come after the write landed.
+      boolean maybe = write && code != 429 && code != 503;
+      return new TransientStoreException(what + ": " + code + " " + detail, maybe, e);
+    }
+    if (code == 0 && (service != null || hasIoCause(e))) {
+      boolean notSent = hasCause(e, ConnectException.class) || hasCause(e, UnknownHostException.class)
+          || hasCause(e, NoRouteToHostException.class);
+      String kind = hasCause(e, InterruptedIOException.class) ? "timed out" : "failed in transport";
+      return new TransientStoreException(what + " " + kind + ": " + detail, write && !notSent, e);
+    }
+    if (code != 0) {
+      return new PermanentStoreException(
+          what + ": unexpected answer " + code + " (" + detail + "); retrying will not help", e);
+    }
+    return new PermanentStoreException(what + ": unexpected failure: " + detail, e);
+  }
+
+  private static boolean hasIoCause(Throwable e) {
+    return hasCause(e, IOException.class);
+  }
+
+  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
+  }
+}
