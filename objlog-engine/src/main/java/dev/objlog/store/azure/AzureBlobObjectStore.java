@@ -1,5 +1,6 @@
 package dev.objlog.store.azure;
 
+import dev.objlog.store.RequestRateLimiter;
 import com.azure.core.http.HttpClient;
 import com.azure.core.http.rest.PagedResponse;
 import com.azure.core.http.rest.Response;
@@ -111,7 +112,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
   private final Retrier retrier;
   private final Duration timeout;
   private final int blockSize;
-  private final @Nullable RequestRateLimiter limiter;
+  private final RequestRateLimiter limiter;
   private final int deleteConcurrency;
   private final ExecutorService deleteExecutor;
   private final boolean ownsDeleteExecutor;
@@ -124,7 +125,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
     this.retrier = new Retrier(b.retryPolicy, b.sleeper, b.random);
     this.timeout = b.retryPolicy.requestTimeout();
     this.blockSize = b.blockSize;
-    this.limiter = b.requestsPerSecond > 0 ? new RequestRateLimiter(b.requestsPerSecond, b.clock, b.sleeper) : null;
+    this.limiter = RequestRateLimiter.of(b.requestsPerSecond, b.clock, b.sleeper);
     this.deleteConcurrency = b.deleteConcurrency;
     if (b.deleteExecutor != null) {
       this.deleteExecutor = b.deleteExecutor;
@@ -571,9 +572,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
 
   /** One try of a request: waits for the rate limit, runs it and classifies what it throws. */
   private <T> T call(String what, boolean write, Supplier<T> request) {
-    if (limiter != null) {
-      limiter.acquire();
-    }
+    limiter.acquire();
     try {
       return request.get();
     } catch (StoreException e) {
