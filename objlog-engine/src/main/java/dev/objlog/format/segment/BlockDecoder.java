@@ -1,0 +1,171 @@
+package dev.objlog.format.segment;
+
+import static dev.objlog.format.segment.SegmentFormat.MAX_HEADER_KEY_LEN;
+import static dev.objlog.format.segment.SegmentFormat.MAX_RECORD_HEADERS;
+import static dev.objlog.format.segment.SegmentFormat.MAX_RECORD_HEADER_BYTES;
+import static dev.objlog.format.segment.SegmentFormat.MAX_RECORD_VALUE_LEN;
+import static dev.objlog.format.segment.SegmentFormat.RECORD_ENVELOPE_SIZE;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
+import dev.objlog.CorruptObjectException;
+import dev.objlog.IntegrityException;
+import dev.objlog.format.HashAlgorithm;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Turns a block's stored bytes into records: hash check first (so corrupt input never reaches the
+ * decompressor), then decompression into a buffer of exactly {@code raw_size} bytes, then the record
+ * rules of §1.7. Stateless: each zstd call gets its own native context, which keeps readers free of
+ * native resources to close and safe to share; a context costs far less than a block's decompression.
+ */
+final class BlockDecoder {
+  private BlockDecoder() {}
+
+  /**
+   * Decodes the stored bytes {@code b[at, at + info.storedSize())} of a block whose fields are
+   * already validated (so sizes are within the format's caps).
+   */
+  static List<SegmentRecord> decode(
+      BlockInfo info, Codec codec, HashAlgorithm hash, byte[] b, int at) {
+    int stored = (int) info.storedSize();
+    if (at < 0 || b.length - at < stored) {
+      throw Layout.corrupt("block at " + info.offset() + " is truncated");
+    }
+    long actual = hash.hash(b, at, stored);
+    if (actual != info.blockHash()) {
+      throw new IntegrityException("segment: block at " + info.offset() + ": block_hash "
+          + Bytes.hex64(info.blockHash()) + " != computed " + Bytes.hex64(actual));
+    }
+    byte[] raw;
+    int rawAt;
+    if (codec == Codec.NONE) {
+      raw = b;
+      rawAt = at;
+    } else {
+      raw = decompress(info, b, at, stored);
+      rawAt = 0;
+    }
+    return parseRecords(info, raw, rawAt, (int) info.rawSize());
+  }
+
+  private static byte[] decompress(BlockInfo info, byte[] b, int at, int stored) {
+    int rawSize = (int) info.rawSize();
+    try {
+      // A block is exactly one frame; trailing bytes (a second frame, skippable frames, garbage)
+      // would be silently concatenated by the one-shot decoder.
+      long frameSize = Zstd.findFrameCompressedSize(b, at, stored);
+      if (frameSize != stored) {
+        throw Layout.corrupt("block at " + info.offset() + ": zstd frame is " + frameSize
+            + " bytes, stored_size " + stored);
+      }
+      long declared = Zstd.getFrameContentSize(b, at, stored);
+      if (declared >= 0 && declared != rawSize) {
+        throw Layout.corrupt("block at " + info.offset() + ": zstd frame declares " + declared
+            + " bytes, raw_size " + rawSize);
+      }
+      // Output is sized from the validated raw_size (<= 16 MiB), never from the frame: frames
+      // without a content size are legal, and one-shot decoding into a flat buffer allocates no
+      // window, so memory stays bounded by raw_size whatever the frame header claims.
+      byte[] raw = new byte[rawSize];
+      long n = Zstd.decompressByteArray(raw, 0, rawSize, b, at, stored);
+      if (n != rawSize) {
+        throw Layout.corrupt("block at " + info.offset() + ": decompressed " + n
+            + " bytes, raw_size " + rawSize);
+      }
+      return raw;
+    } catch (ZstdException e) {
+      throw new CorruptObjectException(
+          "segment: block at " + info.offset() + ": invalid zstd frame: " + e.getMessage(), e);
+    }
+  }
+
+  /** Parses exactly {@code recordCount} records filling exactly {@code len} bytes (§1.7). */
+  static List<SegmentRecord> parseRecords(BlockInfo info, byte[] b, int at, int len) {
+    int count = (int) info.recordCount();
+    List<SegmentRecord> records = new ArrayList<>(count);
+    int pos = at;
+    int end = at + len;
+    long lsn = info.baseLsn();
+    long previousTs = info.minTimestampMs();
+    for (int i = 0; i < count; i++, lsn++) {
+      String where = "block at " + info.offset() + " record " + i;
+      if (end - pos < RECORD_ENVELOPE_SIZE) {
+        throw Layout.corrupt(where + ": truncated envelope");
+      }
+      long ts = Bytes.u64(b, pos);
+      long headersLen = Bytes.u32(b, pos + 8);
+      long valueLen = Bytes.u32(b, pos + 12);
+      pos += RECORD_ENVELOPE_SIZE;
+      if (headersLen > MAX_RECORD_HEADER_BYTES) {
+        throw Layout.corrupt(where + ": headers_len " + headersLen + " exceeds " + MAX_RECORD_HEADER_BYTES);
+      }
+      if (valueLen > MAX_RECORD_VALUE_LEN) {
+        throw Layout.corrupt(where + ": value_len " + valueLen + " exceeds " + MAX_RECORD_VALUE_LEN);
+      }
+      if (end - pos < headersLen + valueLen) {
+        throw Layout.corrupt(where + ": headers and value overrun the block");
+      }
+      if (ts < previousTs) {
+        throw Layout.corrupt(where + ": timestamp " + ts + " precedes "
+            + (i == 0 ? "the block's min_timestamp_ms" : "the previous record"));
+      }
+      if (ts > info.maxTimestampMs()) {
+        throw Layout.corrupt(where + ": timestamp " + ts + " exceeds the block's max_timestamp_ms");
+      }
+      previousTs = ts;
+      List<RecordHeader> headers = parseHeaders(b, pos, (int) headersLen, where);
+      pos += (int) headersLen;
+      byte[] value = Arrays.copyOfRange(b, pos, pos + (int) valueLen);
+      pos += (int) valueLen;
+      records.add(new SegmentRecord(lsn, ts, headers, value));
+    }
+    if (pos != end) {
+      throw Layout.corrupt("block at " + info.offset() + ": " + (end - pos)
+          + " bytes left after record_count records");
+    }
+    return records;
+  }
+
+  private static List<RecordHeader> parseHeaders(byte[] b, int at, int len, String where) {
+    if (len == 0) {
+      return List.of();
+    }
+    if (len < 2) {
+      throw Layout.corrupt(where + ": headers area too short for a count");
+    }
+    int count = Bytes.u16(b, at);
+    if (count == 0 || count > MAX_RECORD_HEADERS) {
+      throw Layout.corrupt(where + ": header_count " + count + " outside 1.." + MAX_RECORD_HEADERS);
+    }
+    RecordHeader[] headers = new RecordHeader[count];
+    int pos = at + 2;
+    int end = at + len;
+    for (int i = 0; i < count; i++) {
+      if (end - pos < 4) {
+        throw Layout.corrupt(where + " header " + i + ": truncated lengths");
+      }
+      int keyLen = Bytes.u16(b, pos);
+      int valueLen = Bytes.u16(b, pos + 2);
+      pos += 4;
+      if (keyLen == 0 || keyLen > MAX_HEADER_KEY_LEN) {
+        throw Layout.corrupt(where + " header " + i + ": key_len " + keyLen + " outside 1.."
+            + MAX_HEADER_KEY_LEN);
+      }
+      if (end - pos < keyLen + valueLen) {
+        throw Layout.corrupt(where + " header " + i + ": key and value overrun the headers area");
+      }
+      byte[] key = Arrays.copyOfRange(b, pos, pos + keyLen);
+      pos += keyLen;
+      byte[] value = Arrays.copyOfRange(b, pos, pos + valueLen);
+      pos += valueLen;
+      headers[i] = new RecordHeader(key, value);
+    }
+    if (pos != end) {
+      throw Layout.corrupt(where + ": " + (end - pos) + " bytes left in the headers area");
+    }
+    return List.of(headers);
+  }
+}
