@@ -40,8 +40,8 @@ class SegmentCorruptionSweepTests {
   @TestFactory
   Stream<DynamicTest> encodedSegments() {
     return Stream.of(
-        DynamicTest.dynamicTest("none/xxh64 small", () -> sweepEncoded(Codec.NONE, HashAlgorithm.XXH64, 4_000, 700)),
-        DynamicTest.dynamicTest("zstd/crc32c small", () -> sweepEncoded(Codec.ZSTD, HashAlgorithm.CRC32C, 6_000, 900)),
+        DynamicTest.dynamicTest("none/xxh64 small", () -> sweepEncoded(Codec.NONE, HashAlgorithm.XXH64, 2_000, 500)),
+        DynamicTest.dynamicTest("zstd/crc32c small", () -> sweepEncoded(Codec.ZSTD, HashAlgorithm.CRC32C, 2_500, 700)),
         DynamicTest.dynamicTest("zstd/xxh64 large, sampled", () -> sweepEncoded(Codec.ZSTD, HashAlgorithm.XXH64, 400_000, 16_384)),
         DynamicTest.dynamicTest("none/crc32c large, sampled", () -> sweepEncoded(Codec.NONE, HashAlgorithm.CRC32C, 150_000, 8_192)));
   }
