@@ -141,15 +141,23 @@ public final class SegmentReader {
    * @throws InvalidArgumentException if there is no such block
    */
   public DecodedBlock readBlock(int blockIndex) {
+    return new DecodedBlock(blocks.get(checkBlockIndex(blockIndex)), decodeBlock(blockIndex, null));
+  }
+
+  private int checkBlockIndex(int blockIndex) {
     if (blockIndex < 0 || blockIndex >= blocks.size()) {
       throw new InvalidArgumentException("block " + blockIndex + " outside 0.." + (blocks.size() - 1));
     }
-    BlockInfo entry = blocks.get(blockIndex);
+    return blockIndex;
+  }
+
+  private List<SegmentRecord> decodeBlock(int blockIndex, byte @Nullable [] scratch) {
+    BlockInfo entry = blocks.get(checkBlockIndex(blockIndex));
     byte[] b = fetch(reader, entry.offset(), BLOCK_PREAMBLE_SIZE + (int) entry.storedSize());
     BlockInfo found = Layout.parseBlockPreamble(b, 0, entry.offset(), trailer.codec());
     Layout.requireSameBlock(found, entry);
-    return new DecodedBlock(entry,
-        BlockDecoder.decode(entry, trailer.codec(), trailer.hashAlgorithm(), b, BLOCK_PREAMBLE_SIZE));
+    return BlockDecoder.decode(
+        entry, trailer.codec(), trailer.hashAlgorithm(), b, BLOCK_PREAMBLE_SIZE, scratch);
   }
 
   /**
@@ -228,6 +236,8 @@ public final class SegmentReader {
     private int nextBlock;
     private @Nullable List<SegmentRecord> current;
     private int pos;
+    /** Decompression buffer reused across this iterator's blocks (records copy their bytes out). */
+    private byte @Nullable [] scratch;
 
     RecordIterator(long from) {
       this.from = from;
@@ -243,7 +253,11 @@ public final class SegmentReader {
         if (nextBlock >= blocks.size()) {
           return false;
         }
-        current = readBlock(nextBlock++).records();
+        long rawSize = blocks.get(nextBlock).rawSize();
+        if (trailer.codec() == Codec.ZSTD && (scratch == null || scratch.length < rawSize)) {
+          scratch = new byte[(int) rawSize];
+        }
+        current = decodeBlock(nextBlock++, scratch);
         pos = 0;
         while (pos < current.size() && Long.compareUnsigned(current.get(pos).lsn(), from) < 0) {
           pos++;
