@@ -1,6 +1,7 @@
 package dev.objlog.internal.catalog;
 
 import dev.objlog.CorruptObjectException;
+import dev.objlog.IntegrityException;
 import dev.objlog.format.catalog.CatalogCodec;
 import dev.objlog.format.catalog.CatalogIdentity;
 import dev.objlog.format.catalog.DecodedPage;
@@ -299,8 +300,13 @@ final class CatalogTree {
         throw new CorruptObjectException("tree verification: page " + key + " referenced from "
             + from + " is missing", e);
       } catch (CorruptObjectException e) {
-        throw new CorruptObjectException("tree verification: page " + key + " referenced from "
-            + from + ": " + e.getMessage(), e);
+        String message =
+            "tree verification: page " + key + " referenced from " + from + ": " + e.getMessage();
+        // Keep the kind: an integrity failure (hash, page id, reference mismatch) stays one.
+        CorruptObjectException wrapped =
+            e instanceof IntegrityException ? new IntegrityException(message) : new CorruptObjectException(message);
+        wrapped.initCause(e);
+        throw wrapped;
       }
       bytes += size;
       levels = Math.max(levels, reference.level() + 1);
