@@ -1,0 +1,133 @@
+package dev.objlog;
+
+import dev.objlog.format.key.StreamIds;
+import dev.objlog.internal.LogRuntime;
+import dev.objlog.internal.catalog.HeadSnapshot;
+import dev.objlog.internal.catalog.InitializeResult;
+import dev.objlog.internal.catalog.PartitionCatalog;
+import dev.objlog.internal.catalog.SegmentRefs;
+import dev.objlog.store.ObjectStore;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One stream of a log in one object store: the entry point for writers, readers and maintenance.
+ * A stream has any number of partitions, each an independent sequence of records with dense LSNs
+ * starting at 0 (or where {@link #initializePartition} put it). Several {@code Objlog}s may share
+ * one {@link ObjectStore}.
+ *
+ * <p>Thread-safety: safe for concurrent use. {@link #close()} stops the background threads the
+ * log created itself; it never closes the store.
+ */
+public final class Objlog implements AutoCloseable {
+  private final LogRuntime runtime;
+  private final boolean ownsScheduler;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private Objlog(LogRuntime runtime, boolean ownsScheduler) {
+    this.runtime = runtime;
+    this.ownsScheduler = ownsScheduler;
+  }
+
+  /**
+   * Opens a stream. Nothing is read or written until a partition is used.
+   *
+   * @param streamId the stream id; leading and trailing {@code /} are dropped (see {@link
+   *     #streamId()})
+   * @throws InvalidArgumentException for an invalid stream id or options, saying what to change
+   */
+  public static Objlog open(ObjectStore store, String streamId, ObjlogOptions options) {
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(options, "options");
+    String canonical = StreamIds.canonical(Objects.requireNonNull(streamId, "streamId"));
+    ScheduledExecutorService scheduler = options.scheduler();
+    boolean owns = scheduler == null;
+    if (scheduler == null) {
+      scheduler = newScheduler(canonical);
+    }
+    return new Objlog(new LogRuntime(store, canonical, options, scheduler), owns);
+  }
+
+  /** {@link #open(ObjectStore, String, ObjlogOptions)} with default options. */
+  public static Objlog open(ObjectStore store, String streamId) {
+    return open(store, streamId, ObjlogOptions.defaults());
+  }
+
+  private static ScheduledExecutorService newScheduler(String streamId) {
+    AtomicInteger n = new AtomicInteger();
+    ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(
+        Math.max(2, Runtime.getRuntime().availableProcessors()),
+        r -> {
+          Thread t = Executors.defaultThreadFactory().newThread(r);
+          t.setName("objlog-" + streamId + "-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    pool.setRemoveOnCancelPolicy(true);
+    return pool;
+  }
+
+  /** The canonical stream id (leading and trailing {@code /} removed). */
+  public String streamId() {
+    return runtime.streamId();
+  }
+
+  public ObjectStore store() {
+    return runtime.store();
+  }
+
+  public ObjlogOptions options() {
+    return runtime.options();
+  }
+
+  /**
+   * Creates partition {@code partition} empty, with its first record to get LSN {@code nextLsn},
+   * if it does not exist yet. Without this, a partition starts at LSN 0 when its first writer
+   * opens.
+   *
+   * @return the partition's head: the new one, or the existing one when the partition already
+   *     existed (then {@code nextLsn} is ignored)
+   */
+  public PartitionHead initializePartition(int partition, long nextLsn) {
+    ensureOpen();
+    PartitionCatalog catalog = runtime.catalog(partition);
+    InitializeResult result = catalog.initializePartition(nextLsn);
+    return SegmentRefs.toPartitionHead(catalog.keys(), result.head().head());
+  }
+
+  /**
+   * Reads the partition's current head from the store.
+   *
+   * @return empty when the partition does not exist yet
+   */
+  public Optional<PartitionHead> head(int partition) {
+    ensureOpen();
+    PartitionCatalog catalog = runtime.catalog(partition);
+    Optional<HeadSnapshot> head = catalog.refreshHead();
+    return head.map(h -> SegmentRefs.toPartitionHead(catalog.keys(), h.head()));
+  }
+
+  /** For the engine's own packages; not part of the public API. */
+  LogRuntime runtime() {
+    return runtime;
+  }
+
+  void ensureOpen() {
+    if (closed.get()) {
+      throw new ObjlogException("the log for stream " + streamId() + " is closed");
+    }
+  }
+
+  /** Stops background threads the log created. Writers and readers should be closed first. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true) && ownsScheduler) {
+      runtime.scheduler().shutdownNow();
+    }
+  }
+}

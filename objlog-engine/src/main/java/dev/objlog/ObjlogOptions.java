@@ -1,0 +1,163 @@
+package dev.objlog;
+
+import dev.objlog.store.Sleeper;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How an {@link Objlog} lays out its objects and where it gets time, threads and meters from.
+ *
+ * <p>Key layout: objects live under {@code prefix} (default {@code objlog}); the catalog under
+ * {@code <prefix>/catalog} unless {@code catalogPrefix} overrides it, segments under {@code
+ * <prefix>} unless {@code segmentRootPrefix} does. A Go objlog process configured with the same
+ * prefixes reads and writes the same objects.
+ *
+ * <p>Thread-safety: immutable; build with {@link #builder()}.
+ *
+ * @param prefix root prefix of every key ("" means {@code objlog})
+ * @param catalogPrefix overrides where catalog objects live ("" = {@code <prefix>/catalog})
+ * @param segmentRootPrefix overrides where segments live ("" = {@code <prefix>})
+ * @param leafLimit segments per sealed leaf page for partitions this process creates (1..1024)
+ * @param indexLimit references per sealed index page for partitions this process creates (2..1024)
+ * @param pageCacheBytes bytes of decoded catalog pages kept in memory
+ * @param maxCachedHeads partition heads kept in memory
+ * @param clock the source of all time (timestamps of objects, batch delays, poll intervals)
+ * @param sleeper how retries and backoffs wait (replace together with the clock for virtual time)
+ * @param scheduler runs background work (batch timers, uploads, the watch poller); {@code null}
+ *     means the log creates its own daemon threads and shuts them down on {@link Objlog#close()}
+ * @param meterRegistry where meters go; the default discards them
+ */
+public record ObjlogOptions(
+    String prefix,
+    String catalogPrefix,
+    String segmentRootPrefix,
+    int leafLimit,
+    int indexLimit,
+    long pageCacheBytes,
+    int maxCachedHeads,
+    Clock clock,
+    Sleeper sleeper,
+    @Nullable ScheduledExecutorService scheduler,
+    MeterRegistry meterRegistry) {
+
+  public ObjlogOptions {
+    Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(catalogPrefix, "catalogPrefix");
+    Objects.requireNonNull(segmentRootPrefix, "segmentRootPrefix");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(sleeper, "sleeper");
+    Objects.requireNonNull(meterRegistry, "meterRegistry");
+    if (leafLimit < 1 || leafLimit > 1024) {
+      throw new InvalidArgumentException("leafLimit must be 1..1024, was " + leafLimit);
+    }
+    if (indexLimit < 2 || indexLimit > 1024) {
+      throw new InvalidArgumentException("indexLimit must be 2..1024, was " + indexLimit);
+    }
+    if (pageCacheBytes < 0) {
+      throw new InvalidArgumentException("pageCacheBytes must not be negative, was " + pageCacheBytes);
+    }
+    if (maxCachedHeads < 1) {
+      throw new InvalidArgumentException("maxCachedHeads must be at least 1, was " + maxCachedHeads);
+    }
+  }
+
+  public static ObjlogOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    return new Builder()
+        .prefix(prefix)
+        .catalogPrefix(catalogPrefix)
+        .segmentRootPrefix(segmentRootPrefix)
+        .catalogLimits(leafLimit, indexLimit)
+        .pageCacheBytes(pageCacheBytes)
+        .maxCachedHeads(maxCachedHeads)
+        .clock(clock)
+        .sleeper(sleeper)
+        .scheduler(scheduler)
+        .meterRegistry(meterRegistry);
+  }
+
+  /** Builds {@link ObjlogOptions}. Not thread-safe. */
+  public static final class Builder {
+    private String prefix = "";
+    private String catalogPrefix = "";
+    private String segmentRootPrefix = "";
+    private int leafLimit = 128;
+    private int indexLimit = 128;
+    private long pageCacheBytes = 64L << 20;
+    private int maxCachedHeads = 16_384;
+    private Clock clock = Clock.systemUTC();
+    private Sleeper sleeper = Sleeper.SYSTEM;
+    private @Nullable ScheduledExecutorService scheduler;
+    private MeterRegistry meterRegistry = new CompositeMeterRegistry();
+
+    private Builder() {}
+
+    public Builder prefix(String value) {
+      prefix = value;
+      return this;
+    }
+
+    public Builder catalogPrefix(String value) {
+      catalogPrefix = value;
+      return this;
+    }
+
+    public Builder segmentRootPrefix(String value) {
+      segmentRootPrefix = value;
+      return this;
+    }
+
+    /** Fan-out of the catalog tree for partitions this process creates (default 128 / 128). */
+    public Builder catalogLimits(int leaf, int index) {
+      leafLimit = leaf;
+      indexLimit = index;
+      return this;
+    }
+
+    public Builder pageCacheBytes(long value) {
+      pageCacheBytes = value;
+      return this;
+    }
+
+    public Builder maxCachedHeads(int value) {
+      maxCachedHeads = value;
+      return this;
+    }
+
+    public Builder clock(Clock value) {
+      clock = value;
+      return this;
+    }
+
+    public Builder sleeper(Sleeper value) {
+      sleeper = value;
+      return this;
+    }
+
+    public Builder scheduler(@Nullable ScheduledExecutorService value) {
+      scheduler = value;
+      return this;
+    }
+
+    public Builder meterRegistry(MeterRegistry value) {
+      meterRegistry = value;
+      return this;
+    }
+
+    public ObjlogOptions build() {
+      return new ObjlogOptions(prefix, catalogPrefix, segmentRootPrefix, leafLimit, indexLimit,
+          pageCacheBytes, maxCachedHeads, clock, sleeper, scheduler, meterRegistry);
+    }
+  }
+}

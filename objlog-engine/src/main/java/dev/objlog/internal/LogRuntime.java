@@ -1,0 +1,110 @@
+package dev.objlog.internal;
+
+import dev.objlog.ObjlogOptions;
+import dev.objlog.format.catalog.CatalogIdentity;
+import dev.objlog.format.catalog.Key256;
+import dev.objlog.format.key.KeyPrefixes;
+import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.format.key.StreamIds;
+import dev.objlog.internal.catalog.CatalogOptions;
+import dev.objlog.internal.catalog.CatalogStore;
+import dev.objlog.internal.catalog.PartitionCatalog;
+import dev.objlog.internal.metrics.MetricNames;
+import dev.objlog.store.ObjectStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Everything one open log shares between its writers, readers and maintenance: the store, the
+ * resolved key layout, the catalog engine and its caches, time, threads, meters and the local
+ * commit bus. Created by {@code Objlog.open}; internal code receives it instead of the public
+ * {@code Objlog}.
+ *
+ * <p>Thread-safety: safe for concurrent use.
+ */
+public final class LogRuntime {
+  private final ObjectStore store;
+  private final String streamId;
+  private final KeyPrefixes prefixes;
+  private final Key256 streamKey;
+  private final Key256 dataRootKey;
+  private final CatalogStore catalogStore;
+  private final ObjlogOptions options;
+  private final ScheduledExecutorService scheduler;
+  private final LocalCommitBus commitBus;
+  private final Map<Integer, PartitionCatalog> catalogs = new ConcurrentHashMap<>();
+
+  public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,
+      ScheduledExecutorService scheduler) {
+    this.store = store;
+    this.streamId = canonicalStreamId;
+    this.options = options;
+    this.scheduler = scheduler;
+    this.prefixes = KeyPrefixes.resolve(options.prefix(), options.catalogPrefix(), options.segmentRootPrefix());
+    this.streamKey = Key256.of(StreamIds.streamKey(canonicalStreamId));
+    this.dataRootKey = Key256.of(prefixes.dataRootKey());
+    this.catalogStore = new CatalogStore(store, CatalogOptions.builder()
+        .limits(options.leafLimit(), options.indexLimit())
+        .pageCacheBytes(options.pageCacheBytes())
+        .maxCachedHeads(options.maxCachedHeads())
+        .sleeper(options.sleeper())
+        .build());
+    this.commitBus = LocalCommitBus.of(store);
+  }
+
+  public ObjectStore store() {
+    return store;
+  }
+
+  /** The canonical stream id. */
+  public String streamId() {
+    return streamId;
+  }
+
+  public KeyPrefixes prefixes() {
+    return prefixes;
+  }
+
+  public ObjlogOptions options() {
+    return options;
+  }
+
+  public Clock clock() {
+    return options.clock();
+  }
+
+  public ScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+
+  public MeterRegistry meters() {
+    return options.meterRegistry();
+  }
+
+  /** Tags every meter of this partition carries. */
+  public Tags tags(int partition) {
+    return Tags.of(MetricNames.TAG_STREAM, streamId, MetricNames.TAG_PARTITION, Integer.toUnsignedString(partition));
+  }
+
+  public CatalogStore catalogStore() {
+    return catalogStore;
+  }
+
+  public LocalCommitBus commitBus() {
+    return commitBus;
+  }
+
+  public PartitionKeys keys(int partition) {
+    return catalog(partition).keys();
+  }
+
+  /** The catalog of one partition; one instance per partition, so its cached head is shared. */
+  public PartitionCatalog catalog(int partition) {
+    return catalogs.computeIfAbsent(partition, p -> catalogStore.partition(
+        PartitionKeys.of(prefixes, streamId, p), new CatalogIdentity(p, streamKey, dataRootKey)));
+  }
+}
