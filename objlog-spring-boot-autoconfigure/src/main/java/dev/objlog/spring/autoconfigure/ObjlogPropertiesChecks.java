@@ -28,11 +28,11 @@ final class ObjlogPropertiesChecks {
       String property = "objlog.streams." + name;
       if (name.length() > ObjlogProperties.MAX_STREAM_NAME_LENGTH || !STREAM_NAME.matcher(name).matches()) {
         throw new ObjlogConfigurationException(
-            property,
+            "objlog.streams[" + name + "]",
             "the stream name '" + name + "' is not allowed; names appear in URLs, metric tags and bean names.",
             "Rename it to 1 to " + ObjlogProperties.MAX_STREAM_NAME_LENGTH
                 + " letters, digits, '-' or '_' (starting with a letter or digit) and put the"
-                + " stream id, which may contain '/', in " + property + ".stream-id.");
+                + " stream id, which may contain '/', in objlog.streams.<name>.stream-id.");
       }
       String id;
       try {
