@@ -16,7 +16,7 @@ class MinioObjlogContainerConnectionDetailsFactory
     extends ContainerConnectionDetailsFactory<MinIOContainer, ObjlogConnectionDetails> {
 
   MinioObjlogContainerConnectionDetailsFactory() {
-    super(ANY_CONNECTION_NAME, "org.testcontainers.containers.MinIOContainer", "dev.objlog.store.s3.S3ObjectStore");
+    super(ANY_CONNECTION_NAME, "org.testcontainers.containers.MinIOContainer");
   }
 
   @Override
