@@ -1,5 +1,7 @@
 package dev.objlog.store.azure;
 
+import dev.objlog.store.KeyOrder;
+import dev.objlog.store.RequestRateLimiter;
 import com.azure.core.http.HttpClient;
 import com.azure.core.http.rest.PagedResponse;
 import com.azure.core.http.rest.Response;
@@ -111,7 +113,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
   private final Retrier retrier;
   private final Duration timeout;
   private final int blockSize;
-  private final @Nullable RequestRateLimiter limiter;
+  private final RequestRateLimiter limiter;
   private final int deleteConcurrency;
   private final ExecutorService deleteExecutor;
   private final boolean ownsDeleteExecutor;
@@ -124,7 +126,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
     this.retrier = new Retrier(b.retryPolicy, b.sleeper, b.random);
     this.timeout = b.retryPolicy.requestTimeout();
     this.blockSize = b.blockSize;
-    this.limiter = b.requestsPerSecond > 0 ? new RequestRateLimiter(b.requestsPerSecond, b.clock, b.sleeper) : null;
+    this.limiter = RequestRateLimiter.of(b.requestsPerSecond, b.clock, b.sleeper);
     this.deleteConcurrency = b.deleteConcurrency;
     if (b.deleteExecutor != null) {
       this.deleteExecutor = b.deleteExecutor;
@@ -434,7 +436,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
       for (int i = 0; i < items.size(); i++) {
         BlobItem item = items.get(i);
         String name = item.getName();
-        if (!name.startsWith(prefix) || compareKeys(name, afterKey) <= 0) {
+        if (!name.startsWith(prefix) || KeyOrder.compare(name, afterKey) <= 0) {
           continue;
         }
         entries.add(metadata(item));
@@ -468,25 +470,6 @@ public final class AzureBlobObjectStore implements ObjectStore {
     BlobItemProperties p = item.getProperties();
     Long size = p.getContentLength();
     return new ObjectMetadata(item.getName(), size == null ? 0 : size, token(p.getETag()), instant(p.getLastModified()));
-  }
-
-  /**
-   * Byte-lexicographic order of the UTF-8 forms, which is code-point order (String.compareTo
-   * compares UTF-16 units and disagrees for characters beyond the BMP).
-   */
-  static int compareKeys(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Boolean.compare(i < a.length(), j < b.length());
   }
 
   // --- delete ------------------------------------------------------------------------------
@@ -571,9 +554,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
 
   /** One try of a request: waits for the rate limit, runs it and classifies what it throws. */
   private <T> T call(String what, boolean write, Supplier<T> request) {
-    if (limiter != null) {
-      limiter.acquire();
-    }
+    limiter.acquire();
     try {
       return request.get();
     } catch (StoreException e) {

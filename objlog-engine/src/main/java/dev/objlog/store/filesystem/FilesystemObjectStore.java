@@ -5,6 +5,7 @@ import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
 
 import dev.objlog.InvalidArgumentException;
+import dev.objlog.store.KeyOrder;
 import dev.objlog.store.CasResult;
 import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
@@ -654,7 +655,7 @@ public final class FilesystemObjectStore implements ObjectStore {
       Entry entry = frame.entries.get(frame.next++);
       if (entry.folder()) {
         String sub = frame.keyPrefix + entry.name() + "/";
-        if (!afterKey.isEmpty() && !afterKey.startsWith(sub) && KeyRules.compare(sub, afterKey) < 0) {
+        if (!afterKey.isEmpty() && !afterKey.startsWith(sub) && KeyOrder.compare(sub, afterKey) < 0) {
           continue;
         }
         List<Entry> entries = folderEntries(frame.dir.resolve(entry.name()), false, "");
@@ -664,7 +665,7 @@ public final class FilesystemObjectStore implements ObjectStore {
         continue;
       }
       String key = frame.keyPrefix + entry.name();
-      if (!afterKey.isEmpty() && KeyRules.compare(key, afterKey) <= 0) {
+      if (!afterKey.isEmpty() && KeyOrder.compare(key, afterKey) <= 0) {
         continue;
       }
       Sidecar version = currentVersion(key, frame.dir.resolve(entry.name()));
@@ -711,7 +712,7 @@ public final class FilesystemObjectStore implements ObjectStore {
       }
       throw e;
     }
-    entries.sort((a, b) -> KeyRules.compare(a.order(), b.order()));
+    entries.sort((a, b) -> KeyOrder.compare(a.order(), b.order()));
     return entries;
   }
 

@@ -66,20 +66,4 @@ final class KeyRules {
     }
     return out.toString();
   }
-
-  /** Orders strings as their UTF-8 bytes compare, unsigned: by Unicode code point. */
-  static int compare(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Integer.compare(a.length() - i, b.length() - j);
-  }
 }

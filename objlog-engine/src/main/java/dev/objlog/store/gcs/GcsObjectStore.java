@@ -1,5 +1,6 @@
 package dev.objlog.store.gcs;
 
+import dev.objlog.store.RequestRateLimiter;
 import com.google.api.gax.paging.Page;
 import com.google.api.gax.retrying.RetrySettings;
 import com.google.auth.Credentials;
@@ -102,10 +103,7 @@ public final class GcsObjectStore implements ObjectStore {
     this.ownsClients = ownsClients;
     this.bucket = Objects.requireNonNull(b.bucket);
     this.retrier = new Retrier(b.retryPolicy, b.sleeper, ThreadLocalRandom.current());
-    this.limiter =
-        b.maxRequestsPerSecond == 0
-            ? RequestRateLimiter.UNLIMITED
-            : new RequestRateLimiter(b.maxRequestsPerSecond, b.clock, b.sleeper);
+    this.limiter = RequestRateLimiter.of(b.maxRequestsPerSecond, b.clock, b.sleeper);
     this.uploadChunkSize = b.uploadChunkSize;
     String host = storage.getOptions().getHost();
     this.description =

@@ -1,5 +1,6 @@
 package dev.objlog.store.gcs;
 
+import dev.objlog.store.RequestRateLimiter;
 import com.google.api.core.ApiFuture;
 import com.google.cloud.WriteChannel;
 import com.google.cloud.storage.BlobInfo;

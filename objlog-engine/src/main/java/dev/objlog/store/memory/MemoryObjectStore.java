@@ -1,6 +1,7 @@
 package dev.objlog.store.memory;
 
 import dev.objlog.InvalidArgumentException;
+import dev.objlog.store.KeyOrder;
 import dev.objlog.store.CasResult;
 import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
@@ -43,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MemoryObjectStore implements ObjectStore {
 
   /** Orders strings as their UTF-8 bytes compare, unsigned: by Unicode code point. */
-  static final Comparator<String> BYTE_ORDER = MemoryObjectStore::compareCodePoints;
+  static final Comparator<String> BYTE_ORDER = KeyOrder.UTF8_BYTES;
 
   private final ConcurrentNavigableMap<String, Version> objects = new ConcurrentSkipListMap<>(BYTE_ORDER);
   private final AtomicLong generation = new AtomicLong();
@@ -224,21 +225,6 @@ public final class MemoryObjectStore implements ObjectStore {
   @Override
   public String toString() {
     return describe();
-  }
-
-  static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
-      if (ca != cb) {
-        return Integer.compare(ca, cb);
-      }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
-    }
-    return Integer.compare(a.length() - i, b.length() - j);
   }
 
   /** Buffers privately; one {@code putIfAbsent} at complete makes it visible. */

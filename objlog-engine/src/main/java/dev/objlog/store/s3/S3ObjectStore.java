@@ -1,5 +1,6 @@
 package dev.objlog.store.s3;
 
+import dev.objlog.store.RequestRateLimiter;
 import dev.objlog.store.CasResult;
 import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
@@ -91,7 +92,7 @@ public final class S3ObjectStore implements ObjectStore {
   private final int partSize;
   private final int deleteBatchSize;
   private final Retrier retrier;
-  private final @Nullable RequestRateLimiter rateLimiter;
+  private final RequestRateLimiter rateLimiter;
   private final AwsRequestOverrideConfiguration perRequest;
   private final String description;
 
@@ -102,8 +103,7 @@ public final class S3ObjectStore implements ObjectStore {
     this.partSize = b.partSize;
     this.deleteBatchSize = b.deleteBatchSize;
     this.retrier = new Retrier(b.retryPolicy, b.sleeper, ThreadLocalRandom.current());
-    this.rateLimiter =
-        b.maxRequestsPerSecond > 0 ? new RequestRateLimiter(b.maxRequestsPerSecond, b.clock, b.sleeper) : null;
+    this.rateLimiter = RequestRateLimiter.of(b.maxRequestsPerSecond, b.clock, b.sleeper);
     // Set on every request, so that the per-try bound also holds on a caller's client whose own
     // timeouts we cannot see; on such a client the SDK's retries happen inside this bound.
     this.perRequest =
@@ -466,9 +466,7 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   void acquirePermit() {
-    if (rateLimiter != null) {
-      rateLimiter.acquire();
-    }
+    rateLimiter.acquire();
   }
 
   /** A body the SDK can re-read without copying the caller's array. */

@@ -51,7 +51,7 @@ class MemoryObjectStoreTests {
       String a = randomString(random);
       String b = randomString(random);
       int expected = Integer.signum(Arrays.compareUnsigned(a.getBytes(UTF_8), b.getBytes(UTF_8)));
-      assertThat(Integer.signum(MemoryObjectStore.compareCodePoints(a, b)))
+      assertThat(Integer.signum(dev.objlog.store.KeyOrder.compare(a, b)))
           .as("seed 11, pair %d: %s vs %s", i, a, b)
           .isEqualTo(expected);
     }

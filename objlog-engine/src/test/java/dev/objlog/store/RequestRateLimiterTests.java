@@ -1,4 +1,4 @@
-package dev.objlog.store.s3;
+package dev.objlog.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,7 +42,7 @@ class RequestRateLimiterTests {
   @Test
   void requestsAreSpacedEvenlyWithoutABurst() {
     VirtualTime time = new VirtualTime();
-    RequestRateLimiter limiter = new RequestRateLimiter(4, time, time::sleep);
+    RequestRateLimiter limiter = RequestRateLimiter.of(4, time, time::sleep);
     Instant start = time.now;
     for (int i = 0; i < 5; i++) {
       limiter.acquire();
@@ -55,7 +55,7 @@ class RequestRateLimiterTests {
   @Test
   void idleTimeIsNotSavedUpForLater() {
     VirtualTime time = new VirtualTime();
-    RequestRateLimiter limiter = new RequestRateLimiter(10, time, time::sleep);
+    RequestRateLimiter limiter = RequestRateLimiter.of(10, time, time::sleep);
     limiter.acquire();
     time.now = time.now.plusSeconds(60);
     limiter.acquire();
@@ -64,10 +64,23 @@ class RequestRateLimiterTests {
   }
 
   @Test
+  void zeroRateMeansUnlimited() {
+    VirtualTime time = new VirtualTime();
+    RequestRateLimiter limiter = RequestRateLimiter.of(0, time, time::sleep);
+    assertThat(limiter.isLimited()).isFalse();
+    for (int i = 0; i < 100; i++) {
+      limiter.acquire();
+    }
+    assertThat(time.sleeps).isEmpty();
+  }
+
+  @Test
   void rejectsNonsenseRates() {
     VirtualTime time = new VirtualTime();
-    assertThatThrownBy(() -> new RequestRateLimiter(0, time, time::sleep)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new RequestRateLimiter(Double.NaN, time, time::sleep))
+    assertThatThrownBy(() -> RequestRateLimiter.of(-1, time, time::sleep)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RequestRateLimiter.of(Double.NaN, time, time::sleep))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RequestRateLimiter.of(Double.POSITIVE_INFINITY, time, time::sleep))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

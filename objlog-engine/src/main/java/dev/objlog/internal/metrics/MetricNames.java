@@ -1,0 +1,48 @@
+package dev.objlog.internal.metrics;
+
+/**
+ * Every meter name objlog registers, in one place; {@code docs/METRICS.md} documents each, and a
+ * test keeps the two in step. Every meter carries the tags {@link #TAG_STREAM} and, where it is
+ * about one partition, {@link #TAG_PARTITION}.
+ */
+public final class MetricNames {
+  private MetricNames() {}
+
+  public static final String TAG_STREAM = "stream";
+  public static final String TAG_PARTITION = "partition";
+  public static final String TAG_OUTCOME = "outcome";
+
+  // writer
+  /** Counter: records accepted by {@code append}. */
+  public static final String WRITER_RECORDS = "objlog.writer.records";
+  /** Counter: encoded record bytes accepted by {@code append}. */
+  public static final String WRITER_BYTES = "objlog.writer.bytes";
+  /** Counter: segments committed to the catalog. */
+  public static final String WRITER_SEGMENTS = "objlog.writer.segments";
+  /** Counter: catalog head writes (one per commit; group commit makes it less than one per segment). */
+  public static final String WRITER_HEAD_WRITES = "objlog.writer.head.writes";
+  /** Timer: sealing and uploading one segment. */
+  public static final String WRITER_SEGMENT_FINALIZE = "objlog.writer.segment.finalize";
+  /** Timer: one catalog commit (page writes and the head compare-and-swap). */
+  public static final String WRITER_PUBLISH = "objlog.writer.publish";
+  /** Timer: from a record's acceptance to its commit. */
+  public static final String WRITER_COMMIT_LATENCY = "objlog.writer.commit.latency";
+  /** Gauge: segments cut but not yet committed. */
+  public static final String WRITER_INFLIGHT_SEGMENTS = "objlog.writer.inflight.segments";
+  /** Gauge: worst-case bytes of segments cut but not yet committed. */
+  public static final String WRITER_INFLIGHT_BYTES = "objlog.writer.inflight.bytes";
+  /** Counter: terminal writer failures, tagged with {@link #TAG_OUTCOME} (the failure kind). */
+  public static final String WRITER_FAILURES = "objlog.writer.failures";
+
+  // reader
+  /** Timer: one read call. */
+  public static final String READER_READ = "objlog.reader.read";
+  /** Counter: records returned by reads. */
+  public static final String READER_RECORDS = "objlog.reader.records";
+  /** Counter: catalog head refreshes, tagged {@link #TAG_OUTCOME} changed / unchanged / missing. */
+  public static final String READER_HEAD_REFRESH = "objlog.reader.head.refresh";
+  /** Counter: segment block reads from the store (cache misses). */
+  public static final String READER_BLOCK_READS = "objlog.reader.block.reads";
+  /** Counter: tailer wake-ups, tagged {@link #TAG_OUTCOME} poll / local. */
+  public static final String READER_TAIL_WAKEUPS = "objlog.reader.tail.wakeups";
+}
