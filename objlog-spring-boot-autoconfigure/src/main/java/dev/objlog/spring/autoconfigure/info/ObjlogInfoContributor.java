@@ -1,6 +1,7 @@
 package dev.objlog.spring.autoconfigure.info;
 
 import dev.objlog.format.catalog.CatalogFormat;
+import dev.objlog.format.segment.SegmentFormat;
 import dev.objlog.spring.autoconfigure.ObjlogProperties;
 import dev.objlog.store.ObjectStore;
 import java.util.LinkedHashMap;
@@ -28,10 +29,7 @@ import org.springframework.boot.actuate.info.InfoContributor;
  */
 public final class ObjlogInfoContributor implements InfoContributor {
 
-  /** The segment format version (segformat v2, FORMAT.md). */
-  static final int SEGMENT_FORMAT_VERSION = 2;
-
-  /** The key layout version (key layout v1, FORMAT.md). */
+  /** The key layout version (key layout v1, FORMAT.md); the engine names it in Javadoc only. */
   static final int KEY_LAYOUT_VERSION = 1;
 
   private final ObjlogProperties properties;
@@ -49,7 +47,7 @@ public final class ObjlogInfoContributor implements InfoContributor {
   @Override
   public void contribute(Info.Builder builder) {
     Map<String, Object> formats = new LinkedHashMap<>();
-    formats.put("segformat", SEGMENT_FORMAT_VERSION);
+    formats.put("segformat", SegmentFormat.VERSION);
     formats.put("catformat", CatalogFormat.VERSION);
     formats.put("keyLayout", KEY_LAYOUT_VERSION);
 
