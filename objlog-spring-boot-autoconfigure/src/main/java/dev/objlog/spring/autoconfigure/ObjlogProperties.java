@@ -1,0 +1,455 @@
+package dev.objlog.spring.autoconfigure;
+
+import dev.objlog.format.key.StreamIds;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.io.Resource;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The {@code objlog.*} properties: which object store holds the log, and the streams an
+ * application uses, each under its configured name.
+ *
+ * <p>The properties are checked as soon as they are bound ({@link #afterPropertiesSet()}): stream
+ * names, stream ids, partition counts and sizes that can never work fail startup with an {@link
+ * ObjlogConfigurationException} naming the property. Settings a store type requires (a bucket for
+ * {@code s3}, a container for {@code azure}) are checked when that store is built, so that an
+ * application supplying its own {@code ObjectStore} bean need not set them.
+ *
+ * <p>Thread-safety: a mutable binding target; Spring binds it on one thread during startup, after
+ * which it is only read.
+ */
+@ConfigurationProperties("objlog")
+public class ObjlogProperties implements InitializingBean {
+
+  /** Longest stream name: names appear in URLs, metric tags and bean names. */
+  public static final int MAX_STREAM_NAME_LENGTH = 64;
+
+  /**
+   * Most partitions one configured stream may have. A safety bound of this integration (each
+   * partition has its own catalog head to poll and writer to fence), not a limit of the format.
+   */
+  public static final int MAX_PARTITIONS = 4096;
+
+  /** The object store that holds every configured stream. */
+  private final Store store = new Store();
+
+  /**
+   * The streams this application uses, by name. The name is how properties, the Spring API,
+   * metrics and actuator URLs refer to a stream; the stream id is what the bucket stores. Names are
+   * 1 to 64 letters, digits, '-' or '_'.
+   */
+  private final Map<String, Stream> streams = new LinkedHashMap<>();
+
+  public Store getStore() {
+    return store;
+  }
+
+  public Map<String, Stream> getStreams() {
+    return streams;
+  }
+
+  /**
+   * The canonical stream id of the stream configured under {@code objlog.streams.<name>}: its
+   * {@code stream-id}, or the name when none is set.
+   *
+   * @throws IllegalArgumentException when no stream has that name
+   * @throws dev.objlog.InvalidArgumentException when the id is not a valid stream id
+   */
+  public String streamId(String name) {
+    Stream stream = streams.get(name);
+    if (stream == null) {
+      throw new IllegalArgumentException(
+          "no stream is configured under objlog.streams." + name + "; configured: " + streams.keySet());
+    }
+    String id = stream.getStreamId();
+    return StreamIds.canonical(id == null || id.isEmpty() ? name : id);
+  }
+
+  /**
+   * Checks what can be checked without a store: stream names, stream ids (canonical, unique
+   * across names), partition counts, and provider sizes.
+   *
+   * @throws ObjlogConfigurationException naming the first property to change
+   */
+  @Override
+  public void afterPropertiesSet() {
+    ObjlogPropertiesChecks.check(this);
+  }
+
+  /** Kinds of object store. */
+  public enum StoreType {
+    /** A local directory (the embedded default): atomic and safe across processes on one machine. */
+    FILESYSTEM,
+    /** In memory, lost when the application stops: for tests. */
+    MEMORY,
+    /** Amazon S3 or an S3-compatible server such as MinIO (needs software.amazon.awssdk:s3). */
+    S3,
+    /** Google Cloud Storage (needs com.google.cloud:google-cloud-storage). */
+    GCS,
+    /** Azure Blob Storage (needs com.azure:azure-storage-blob). */
+    AZURE
+  }
+
+  /** Where the log lives. */
+  public static class Store {
+
+    /** Kind of object store: filesystem, memory, s3, gcs or azure. */
+    private StoreType type = StoreType.FILESYSTEM;
+
+    /** Bucket that holds the log, for the s3 and gcs store types. It must exist. */
+    private @Nullable String bucket;
+
+    /** Blob container that holds the log, for the azure store type. It must exist. */
+    private @Nullable String container;
+
+    /**
+     * Key prefix under which objlog keeps all its objects in the bucket; an empty prefix means
+     * "objlog". Processes (Java or Go) sharing a log must use the same bucket and prefix.
+     */
+    private String prefix = "objlog";
+
+    /**
+     * Whether to prove at startup, on a scratch key under the prefix, that the store honours
+     * create-only and compare-and-swap writes. A store that silently ignores write conditions
+     * would let two writers both win, so startup fails when it does.
+     */
+    private boolean verifyConditionalWrites = true;
+
+    /** Settings of the filesystem store. */
+    private final Filesystem filesystem = new Filesystem();
+
+    /** Settings of the s3 store. */
+    private final S3 s3 = new S3();
+
+    /** Settings of the gcs store. */
+    private final Gcs gcs = new Gcs();
+
+    /** Settings of the azure store. */
+    private final Azure azure = new Azure();
+
+    public StoreType getType() {
+      return type;
+    }
+
+    public void setType(StoreType type) {
+      this.type = type;
+    }
+
+    public @Nullable String getBucket() {
+      return bucket;
+    }
+
+    public void setBucket(@Nullable String bucket) {
+      this.bucket = bucket;
+    }
+
+    public @Nullable String getContainer() {
+      return container;
+    }
+
+    public void setContainer(@Nullable String container) {
+      this.container = container;
+    }
+
+    public String getPrefix() {
+      return prefix;
+    }
+
+    public void setPrefix(String prefix) {
+      this.prefix = prefix;
+    }
+
+    public boolean isVerifyConditionalWrites() {
+      return verifyConditionalWrites;
+    }
+
+    public void setVerifyConditionalWrites(boolean verifyConditionalWrites) {
+      this.verifyConditionalWrites = verifyConditionalWrites;
+    }
+
+    public Filesystem getFilesystem() {
+      return filesystem;
+    }
+
+    public S3 getS3() {
+      return s3;
+    }
+
+    public Gcs getGcs() {
+      return gcs;
+    }
+
+    public Azure getAzure() {
+      return azure;
+    }
+  }
+
+  /** The filesystem store: a local directory is the bucket. */
+  public static class Filesystem {
+
+    /**
+     * Directory that serves as the bucket, created when missing. Relative paths resolve against
+     * the working directory. Every process sharing the log must see the same directory.
+     */
+    private String root = "./objlog-data";
+
+    public String getRoot() {
+      return root;
+    }
+
+    public void setRoot(String root) {
+      this.root = root;
+    }
+  }
+
+  /**
+   * The s3 store. When none of endpoint, region and access-key is set and the application has one
+   * S3Client bean, that client is reused (and never closed by objlog); otherwise objlog builds its
+   * own client from these settings and the AWS SDK's default chains.
+   */
+  public static class S3 {
+
+    /**
+     * Endpoint of an S3-compatible server, such as http://localhost:9000 for MinIO. Unset for
+     * Amazon S3.
+     */
+    private @Nullable URI endpoint;
+
+    /**
+     * Region to sign requests for. Unset: the AWS SDK's region chain (AWS_REGION, profile), or
+     * us-east-1 when an endpoint is set.
+     */
+    private @Nullable String region;
+
+    /**
+     * Whether to address the bucket in the path (endpoint/bucket/key) instead of the host name.
+     * MinIO and most S3-compatible gateways need it.
+     */
+    private boolean pathStyle;
+
+    /**
+     * Access key id of static credentials; set together with secret-key. Unset: the AWS SDK's
+     * default credentials chain (environment, profile, instance or pod role).
+     */
+    private @Nullable String accessKey;
+
+    /** Secret access key of static credentials; set together with access-key. Never logged. */
+    private @Nullable String secretKey;
+
+    /** Part size of multipart uploads of large segments; at least 5MB, S3's minimum. */
+    private DataSize partSize = DataSize.ofMegabytes(8);
+
+    public @Nullable URI getEndpoint() {
+      return endpoint;
+    }
+
+    public void setEndpoint(@Nullable URI endpoint) {
+      this.endpoint = endpoint;
+    }
+
+    public @Nullable String getRegion() {
+      return region;
+    }
+
+    public void setRegion(@Nullable String region) {
+      this.region = region;
+    }
+
+    public boolean isPathStyle() {
+      return pathStyle;
+    }
+
+    public void setPathStyle(boolean pathStyle) {
+      this.pathStyle = pathStyle;
+    }
+
+    public @Nullable String getAccessKey() {
+      return accessKey;
+    }
+
+    public void setAccessKey(@Nullable String accessKey) {
+      this.accessKey = accessKey;
+    }
+
+    public @Nullable String getSecretKey() {
+      return secretKey;
+    }
+
+    public void setSecretKey(@Nullable String secretKey) {
+      this.secretKey = secretKey;
+    }
+
+    public DataSize getPartSize() {
+      return partSize;
+    }
+
+    public void setPartSize(DataSize partSize) {
+      this.partSize = partSize;
+    }
+  }
+
+  /**
+   * The gcs store. When none of project-id, host and credentials-location is set and the
+   * application has one Storage bean, that client is reused (and never closed by objlog);
+   * otherwise objlog builds its own client from these settings and application default
+   * credentials.
+   */
+  public static class Gcs {
+
+    /** Project of the client objlog builds. Unset: the project of the environment. */
+    private @Nullable String projectId;
+
+    /**
+     * Endpoint of the client objlog builds, such as http://localhost:4443 for an emulator. Unset:
+     * the public Cloud Storage API.
+     */
+    private @Nullable String host;
+
+    /**
+     * Location of a service-account JSON key, such as file:/etc/objlog/key.json. Unset:
+     * application default credentials.
+     */
+    private @Nullable Resource credentialsLocation;
+
+    /**
+     * Bytes per request of resumable uploads of large segments; a multiple of 256KB. Smaller
+     * objects are sent in one request.
+     */
+    private DataSize uploadChunkSize = DataSize.ofMegabytes(8);
+
+    public @Nullable String getProjectId() {
+      return projectId;
+    }
+
+    public void setProjectId(@Nullable String projectId) {
+      this.projectId = projectId;
+    }
+
+    public @Nullable String getHost() {
+      return host;
+    }
+
+    public void setHost(@Nullable String host) {
+      this.host = host;
+    }
+
+    public @Nullable Resource getCredentialsLocation() {
+      return credentialsLocation;
+    }
+
+    public void setCredentialsLocation(@Nullable Resource credentialsLocation) {
+      this.credentialsLocation = credentialsLocation;
+    }
+
+    public DataSize getUploadChunkSize() {
+      return uploadChunkSize;
+    }
+
+    public void setUploadChunkSize(DataSize uploadChunkSize) {
+      this.uploadChunkSize = uploadChunkSize;
+    }
+  }
+
+  /**
+   * The azure store. Set either connection-string or endpoint (with account-name and account-key
+   * unless the endpoint carries a SAS token); with neither, the application's one BlobServiceClient
+   * bean is reused (and never closed by objlog).
+   */
+  public static class Azure {
+
+    /**
+     * Blob service endpoint, such as https://myaccount.blob.core.windows.net or
+     * http://127.0.0.1:10000/devstoreaccount1 for Azurite. May carry a SAS token.
+     */
+    private @Nullable String endpoint;
+
+    /** Storage account name of shared-key credentials for the endpoint. */
+    private @Nullable String accountName;
+
+    /** Storage account key of shared-key credentials for the endpoint. Never logged. */
+    private @Nullable String accountKey;
+
+    /** Storage connection string, as an alternative to endpoint and shared key. Never logged. */
+    private @Nullable String connectionString;
+
+    /**
+     * Size of the staged blocks of large segment uploads; smaller objects are sent in one
+     * request. From 1B to 2047MB.
+     */
+    private DataSize blockSize = DataSize.ofMegabytes(8);
+
+    public @Nullable String getEndpoint() {
+      return endpoint;
+    }
+
+    public void setEndpoint(@Nullable String endpoint) {
+      this.endpoint = endpoint;
+    }
+
+    public @Nullable String getAccountName() {
+      return accountName;
+    }
+
+    public void setAccountName(@Nullable String accountName) {
+      this.accountName = accountName;
+    }
+
+    public @Nullable String getAccountKey() {
+      return accountKey;
+    }
+
+    public void setAccountKey(@Nullable String accountKey) {
+      this.accountKey = accountKey;
+    }
+
+    public @Nullable String getConnectionString() {
+      return connectionString;
+    }
+
+    public void setConnectionString(@Nullable String connectionString) {
+      this.connectionString = connectionString;
+    }
+
+    public DataSize getBlockSize() {
+      return blockSize;
+    }
+
+    public void setBlockSize(DataSize blockSize) {
+      this.blockSize = blockSize;
+    }
+  }
+
+  /** One stream, configured under {@code objlog.streams.<name>}. */
+  public static class Stream {
+
+    /**
+     * Stream id stored in the bucket, such as "orders/events": 1 to 512 bytes of UTF-8 without
+     * control characters or empty, "." and ".." path segments. Defaults to the stream's name.
+     */
+    private @Nullable String streamId;
+
+    /** Number of partitions, 1 to 4096. Fixed for the life of the stream. */
+    private int partitions = 1;
+
+    public @Nullable String getStreamId() {
+      return streamId;
+    }
+
+    public void setStreamId(@Nullable String streamId) {
+      this.streamId = streamId;
+    }
+
+    public int getPartitions() {
+      return partitions;
+    }
+
+    public void setPartitions(int partitions) {
+      this.partitions = partitions;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.objlog.spring.autoconfigure;
+
+import dev.objlog.InvalidArgumentException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.springframework.util.unit.DataSize;
+
+/** The store-independent checks of {@link ObjlogProperties}, each naming the property to change. */
+final class ObjlogPropertiesChecks {
+  private static final Pattern STREAM_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
+  private static final long S3_MIN_PART_SIZE = 5L * 1024 * 1024;
+  private static final long GCS_CHUNK_GRANULARITY = 256L * 1024;
+  private static final long AZURE_MAX_BLOCK_SIZE = 4000L * 1024 * 1024;
+
+  private ObjlogPropertiesChecks() {}
+
+  static void check(ObjlogProperties properties) {
+    checkStreams(properties);
+    checkSizes(properties.getStore());
+  }
+
+  private static void checkStreams(ObjlogProperties properties) {
+    Map<String, String> nameById = new HashMap<>();
+    for (Map.Entry<String, ObjlogProperties.Stream> entry : properties.getStreams().entrySet()) {
+      String name = entry.getKey();
+      ObjlogProperties.Stream stream = entry.getValue();
+      String property = "objlog.streams." + name;
+      if (name.length() > ObjlogProperties.MAX_STREAM_NAME_LENGTH || !STREAM_NAME.matcher(name).matches()) {
+        throw new ObjlogConfigurationException(
+            "objlog.streams[" + name + "]",
+            "the stream name '" + name + "' is not allowed; names appear in URLs, metric tags and bean names.",
+            "Rename it to 1 to " + ObjlogProperties.MAX_STREAM_NAME_LENGTH
+                + " letters, digits, '-' or '_' (starting with a letter or digit) and put the"
+                + " stream id, which may contain '/', in objlog.streams.<name>.stream-id.");
+      }
+      String id;
+      try {
+        id = properties.streamId(name);
+      } catch (InvalidArgumentException e) {
+        boolean explicit = stream.getStreamId() != null && !stream.getStreamId().isEmpty();
+        throw new ObjlogConfigurationException(
+            property + ".stream-id",
+            (explicit ? "" : "the stream id defaults to the name '" + name + "', but ") + e.getMessage() + ".",
+            "Set " + property + ".stream-id to a valid stream id such as \"orders/events\".");
+      }
+      int partitions = stream.getPartitions();
+      if (partitions < 1 || partitions > ObjlogProperties.MAX_PARTITIONS) {
+        throw new ObjlogConfigurationException(
+            property + ".partitions",
+            "the stream has " + partitions + " partitions; a stream has 1 to "
+                + ObjlogProperties.MAX_PARTITIONS + ".",
+            "Set " + property + ".partitions to a number from 1 to " + ObjlogProperties.MAX_PARTITIONS
+                + "; it must stay the same for the life of the stream.");
+      }
+      String other = nameById.putIfAbsent(id, name);
+      if (other != null) {
+        throw new ObjlogConfigurationException(
+            property + ".stream-id",
+            "the streams '" + other + "' and '" + name + "' both have the stream id \"" + id
+                + "\"; two names for one stream would fence each other's writers.",
+            "Give each of objlog.streams." + other + " and " + property
+                + " its own stream-id, or remove one of them.");
+      }
+    }
+  }
+
+  private static void checkSizes(ObjlogProperties.Store store) {
+    long part = store.getS3().getPartSize().toBytes();
+    if (part < S3_MIN_PART_SIZE || part > Integer.MAX_VALUE) {
+      throw new ObjlogConfigurationException(
+          "objlog.store.s3.part-size",
+          "the part size " + store.getS3().getPartSize() + " is outside 5MB (S3's minimum) to 2047MB.",
+          "Set objlog.store.s3.part-size to a size from 5MB to 2047MB, e.g. 8MB (the default).");
+    }
+    DataSize chunk = store.getGcs().getUploadChunkSize();
+    if (chunk.toBytes() < GCS_CHUNK_GRANULARITY
+        || chunk.toBytes() % GCS_CHUNK_GRANULARITY != 0
+        || chunk.toBytes() > Integer.MAX_VALUE) {
+      throw new ObjlogConfigurationException(
+          "objlog.store.gcs.upload-chunk-size",
+          "the upload chunk size " + chunk + " is not a positive multiple of 256KB below 2GB.",
+          "Set objlog.store.gcs.upload-chunk-size to a multiple of 256KB, e.g. 8MB (the default).");
+    }
+    DataSize block = store.getAzure().getBlockSize();
+    if (block.toBytes() < 1 || block.toBytes() > Math.min(AZURE_MAX_BLOCK_SIZE, Integer.MAX_VALUE)) {
+      throw new ObjlogConfigurationException(
+          "objlog.store.azure.block-size",
+          "the block size " + block + " is outside 1B to 2047MB.",
+          "Set objlog.store.azure.block-size to a size from 1B to 2047MB, e.g. 8MB (the default).");
+    }
+  }
+}

@@ -1,0 +1,286 @@
+package dev.objlog.spring.autoconfigure.store;
+
+import com.azure.storage.blob.BlobServiceClient;
+import com.google.auth.oauth2.GoogleCredentials;
+import com.google.cloud.storage.Storage;
+import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
+import dev.objlog.spring.autoconfigure.ObjlogProperties;
+import dev.objlog.store.ObjectStore;
+import dev.objlog.store.azure.AzureBlobObjectStore;
+import dev.objlog.store.filesystem.FilesystemObjectStore;
+import dev.objlog.store.gcs.GcsObjectStore;
+import dev.objlog.store.memory.MemoryObjectStore;
+import dev.objlog.store.s3.S3ObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.Resource;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * One configuration per store type, imported in this order by {@link
+ * ObjlogStoreAutoConfiguration}; the last one explains a store type whose SDK is missing.
+ */
+final class ObjectStoreConfigurations {
+  private static final String TYPE = "objlog.store.type";
+
+  private ObjectStoreConfigurations() {}
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(ObjectStore.class)
+  @ConditionalOnProperty(name = TYPE, havingValue = "filesystem", matchIfMissing = true)
+  static class Filesystem {
+
+    @Bean
+    FilesystemObjectStore objlogObjectStore(ObjlogProperties properties) {
+      String root = properties.getStore().getFilesystem().getRoot();
+      Path path;
+      try {
+        path = Path.of(root.isBlank() ? "" : root);
+      } catch (InvalidPathException e) {
+        throw new ObjlogConfigurationException(
+            "objlog.store.filesystem.root",
+            "'" + root + "' is not a valid path: " + e.getReason() + ".",
+            "Set objlog.store.filesystem.root to a directory such as ./objlog-data.");
+      }
+      if (root.isBlank()) {
+        throw new ObjlogConfigurationException(
+            "objlog.store.filesystem.root",
+            "the filesystem store needs a root directory.",
+            "Set objlog.store.filesystem.root to a directory such as ./objlog-data.");
+      }
+      return FilesystemObjectStore.open(path);
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(ObjectStore.class)
+  @ConditionalOnProperty(name = TYPE, havingValue = "memory")
+  static class Memory {
+
+    @Bean
+    MemoryObjectStore objlogObjectStore() {
+      return new MemoryObjectStore();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(S3Client.class)
+  @ConditionalOnMissingBean(ObjectStore.class)
+  @ConditionalOnProperty(name = TYPE, havingValue = "s3")
+  static class S3 {
+
+    @Bean
+    @ConditionalOnMissingBean(ObjlogConnectionDetails.class)
+    PropertiesObjlogConnectionDetails objlogConnectionDetails(ObjlogProperties properties) {
+      return new PropertiesObjlogConnectionDetails(properties);
+    }
+
+    @Bean
+    S3ObjectStore objlogObjectStore(
+        ObjlogProperties properties, ObjlogConnectionDetails details, ObjectProvider<S3Client> clients) {
+      String bucket = details.getBucket() != null ? details.getBucket() : properties.getStore().getBucket();
+      if (bucket == null || bucket.isBlank()) {
+        throw new ObjlogConfigurationException(
+            "objlog.store.bucket",
+            "objlog.store.type=s3 needs a bucket.",
+            "Set objlog.store.bucket to the name of an existing bucket; objlog never creates buckets.");
+      }
+      S3ObjectStore.Builder builder =
+          S3ObjectStore.builder()
+              .bucket(bucket)
+              .partSize((int) properties.getStore().getS3().getPartSize().toBytes());
+      // Explicit settings and service connections mean "build a client for objlog"; otherwise an
+      // application's own S3Client is reused (and left open: the store never closes given clients).
+      boolean explicit =
+          !(details instanceof PropertiesObjlogConnectionDetails fromProperties) || fromProperties.hasConnectionSettings();
+      S3Client shared = explicit ? null : clients.getIfUnique();
+      if (shared != null) {
+        return builder.client(shared).build();
+      }
+      URI endpoint = details.getEndpoint();
+      if (endpoint != null) {
+        builder.endpoint(endpoint);
+      }
+      if (details.getRegion() != null && !details.getRegion().isBlank()) {
+        builder.region(details.getRegion());
+      }
+      builder.pathStyle(details.isPathStyle());
+      String accessKey = details.getAccessKey();
+      String secretKey = details.getSecretKey();
+      if (hasText(accessKey) != hasText(secretKey)) {
+        throw new ObjlogConfigurationException(
+            hasText(accessKey) ? "objlog.store.s3.secret-key" : "objlog.store.s3.access-key",
+            "static S3 credentials need both an access key and a secret key.",
+            "Set both objlog.store.s3.access-key and objlog.store.s3.secret-key, or neither to use the"
+                + " AWS SDK's default credentials chain.");
+      }
+      if (accessKey != null && secretKey != null && hasText(accessKey)) {
+        builder.credentials(accessKey, secretKey);
+      }
+      return builder.build();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(Storage.class)
+  @ConditionalOnMissingBean(ObjectStore.class)
+  @ConditionalOnProperty(name = TYPE, havingValue = "gcs")
+  static class Gcs {
+
+    @Bean
+    GcsObjectStore objlogObjectStore(ObjlogProperties properties, ObjectProvider<Storage> clients) {
+      ObjlogProperties.Store store = properties.getStore();
+      String bucket = store.getBucket();
+      if (bucket == null || bucket.isBlank()) {
+        throw new ObjlogConfigurationException(
+            "objlog.store.bucket",
+            "objlog.store.type=gcs needs a bucket.",
+            "Set objlog.store.bucket to the name of an existing bucket; objlog never creates buckets.");
+      }
+      ObjlogProperties.Gcs gcs = store.getGcs();
+      GcsObjectStore.Builder builder =
+          GcsObjectStore.builder().bucket(bucket).uploadChunkSize((int) gcs.getUploadChunkSize().toBytes());
+      boolean explicit = hasText(gcs.getProjectId()) || hasText(gcs.getHost()) || gcs.getCredentialsLocation() != null;
+      Storage shared = explicit ? null : clients.getIfUnique();
+      if (shared != null) {
+        return builder.storage(shared).build();
+      }
+      if (gcs.getProjectId() != null && hasText(gcs.getProjectId())) {
+        builder.projectId(gcs.getProjectId());
+      }
+      if (gcs.getHost() != null && hasText(gcs.getHost())) {
+        builder.host(gcs.getHost());
+      }
+      Resource location = gcs.getCredentialsLocation();
+      if (location != null) {
+        builder.credentials(credentials(location));
+      }
+      return builder.build();
+    }
+
+    private static GoogleCredentials credentials(Resource location) {
+      try (InputStream in = location.getInputStream()) {
+        return GoogleCredentials.fromStream(in);
+      } catch (IOException | RuntimeException e) {
+        // No cause: a parser's message may quote the key file.
+        throw new ObjlogConfigurationException(
+            "objlog.store.gcs.credentials-location",
+            "cannot read Google credentials from " + location.getDescription() + " ("
+                + e.getClass().getSimpleName() + ").",
+            "Point objlog.store.gcs.credentials-location at a readable service-account JSON key, or"
+                + " unset it to use application default credentials.");
+      }
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(BlobServiceClient.class)
+  @ConditionalOnMissingBean(ObjectStore.class)
+  @ConditionalOnProperty(name = TYPE, havingValue = "azure")
+  static class Azure {
+
+    @Bean
+    AzureBlobObjectStore objlogObjectStore(ObjlogProperties properties, ObjectProvider<BlobServiceClient> clients) {
+      ObjlogProperties.Store store = properties.getStore();
+      String container = store.getContainer();
+      if (container == null || container.isBlank()) {
+        throw new ObjlogConfigurationException(
+            "objlog.store.container",
+            "objlog.store.type=azure needs a blob container.",
+            "Set objlog.store.container to the name of an existing container; objlog never creates"
+                + " containers.");
+      }
+      ObjlogProperties.Azure azure = store.getAzure();
+      AzureBlobObjectStore.Builder builder =
+          AzureBlobObjectStore.builder().containerName(container).blockSize((int) azure.getBlockSize().toBytes());
+      String connectionString = azure.getConnectionString();
+      String endpoint = azure.getEndpoint();
+      boolean hasConnectionString = connectionString != null && hasText(connectionString);
+      boolean hasEndpoint = endpoint != null && hasText(endpoint);
+      if (hasConnectionString && hasEndpoint) {
+        throw new ObjlogConfigurationException(
+            "objlog.store.azure.connection-string",
+            "both objlog.store.azure.connection-string and objlog.store.azure.endpoint are set.",
+            "Set only one of them: a connection string carries its own endpoint and key.");
+      }
+      boolean hasName = hasText(azure.getAccountName());
+      boolean hasKey = hasText(azure.getAccountKey());
+      if (hasName != hasKey) {
+        throw new ObjlogConfigurationException(
+            hasName ? "objlog.store.azure.account-key" : "objlog.store.azure.account-name",
+            "shared-key credentials need both an account name and an account key.",
+            "Set both objlog.store.azure.account-name and objlog.store.azure.account-key, or neither.");
+      }
+      if (hasName && !hasEndpoint) {
+        throw new ObjlogConfigurationException(
+            "objlog.store.azure.endpoint",
+            "an account name and key are set but no endpoint to use them with.",
+            "Set objlog.store.azure.endpoint, e.g. https://<account>.blob.core.windows.net.");
+      }
+      if (hasConnectionString) {
+        return builder.connectionString(connectionString).build();
+      }
+      if (hasEndpoint) {
+        builder.endpoint(endpoint);
+        if (hasName) {
+          builder.sharedKey(azure.getAccountName(), azure.getAccountKey());
+        }
+        return builder.build();
+      }
+      BlobServiceClient shared = clients.getIfUnique();
+      if (shared == null) {
+        throw new ObjlogConfigurationException(
+            "objlog.store.azure.endpoint",
+            "objlog.store.type=azure needs a way to reach the storage account.",
+            "Set objlog.store.azure.connection-string, or objlog.store.azure.endpoint (with"
+                + " account-name and account-key unless it carries a SAS token), or define a"
+                + " BlobServiceClient bean.");
+      }
+      return builder.serviceClient(shared).build();
+    }
+  }
+
+  /**
+   * Matches only when no store configuration above did: the configured type's SDK is missing (an
+   * unknown type fails earlier, when the properties are bound).
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(ObjectStore.class)
+  static class MissingProvider {
+
+    @Bean
+    ObjectStore objlogObjectStore(ObjlogProperties properties) {
+      ObjlogProperties.StoreType type = properties.getStore().getType();
+      String artifact =
+          switch (type) {
+            case S3 -> "software.amazon.awssdk:s3";
+            case GCS -> "com.google.cloud:google-cloud-storage";
+            case AZURE -> "com.azure:azure-storage-blob";
+            case FILESYSTEM, MEMORY -> "";
+          };
+      String name = type.name().toLowerCase(java.util.Locale.ROOT);
+      if (artifact.isEmpty()) {
+        throw new IllegalStateException("no objlog store configuration matched objlog.store.type=" + name);
+      }
+      throw new ObjlogConfigurationException(
+          "objlog.store.type",
+          "objlog.store.type=" + name + " needs " + artifact + ", which is not on the classpath.",
+          "Add " + artifact + " to use objlog.store.type=" + name
+              + " (its version is managed by the provider's BOM), or choose another store type.");
+    }
+  }
+
+  static boolean hasText(@Nullable String s) {
+    return s != null && !s.isBlank();
+  }
+}

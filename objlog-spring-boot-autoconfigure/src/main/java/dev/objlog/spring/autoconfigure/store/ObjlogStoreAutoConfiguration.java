@@ -1,0 +1,34 @@
+package dev.objlog.spring.autoconfigure.store;
+
+import dev.objlog.spring.autoconfigure.ObjlogProperties;
+import dev.objlog.store.ObjectStore;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of objlog's {@link ObjectStore}: one bean built from {@code objlog.store.*}
+ * unless the application defines its own, and a self-test at startup proving that the store
+ * honours conditional writes ({@code objlog.store.verify-conditional-writes}).
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(ObjlogProperties.class)
+@Import({
+  ObjectStoreConfigurations.Filesystem.class,
+  ObjectStoreConfigurations.Memory.class,
+  ObjectStoreConfigurations.S3.class,
+  ObjectStoreConfigurations.Gcs.class,
+  ObjectStoreConfigurations.Azure.class,
+  ObjectStoreConfigurations.MissingProvider.class
+})
+public final class ObjlogStoreAutoConfiguration {
+
+  @Bean
+  @ConditionalOnBooleanProperty(name = "objlog.store.verify-conditional-writes", matchIfMissing = true)
+  ObjlogStoreSelfTest objlogStoreSelfTest(ObjectProvider<ObjectStore> stores, ObjlogProperties properties) {
+    return new ObjlogStoreSelfTest(stores, properties.getStore().getPrefix());
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Auto-configuration of the {@link dev.objlog.store.ObjectStore} bean and of its startup
+ * self-test.
+ *
+ * <p>Owns: choosing and building the store from {@code objlog.store.*} (filesystem, memory, s3,
+ * gcs, azure), reusing an application's {@code S3Client}, {@code Storage} or {@code
+ * BlobServiceClient} bean, {@link dev.objlog.spring.autoconfigure.store.ObjlogConnectionDetails}
+ * for service connections, the conditional-write self-test at startup, and the failure analyzers
+ * for a store that ignores conditions or a provider SDK missing from the classpath. Does not own:
+ * the stores themselves (engine, {@code dev.objlog.store.*}), logs, writers or readers.
+ *
+ * <p>Invariants: an application's own {@code ObjectStore} bean always wins; objlog closes only
+ * the clients it built (the engine stores never close a client they were given); provider SDK
+ * classes are touched only inside configurations guarded by {@code @ConditionalOnClass}.
+ *
+ * <p>Error contract: bad configuration fails startup with an {@link
+ * dev.objlog.spring.autoconfigure.ObjlogConfigurationException}; a store that accepts a write
+ * whose condition should fail stops startup with {@link
+ * dev.objlog.store.ConditionalWritesNotHonouredException}; other store failures during the
+ * self-test propagate as the engine's {@code StoreException}s.
+ */
+@NullMarked
+package dev.objlog.spring.autoconfigure.store;
+
+import org.jspecify.annotations.NullMarked;
