@@ -42,11 +42,11 @@ import java.util.concurrent.TimeUnit;
  * a writer committed that uses only the store and {@code dev.objlog.format} (head → pages →
  * segments), never the writer's memory or the catalog engine.
  */
-final class WriterFixtures {
+public final class WriterFixtures {
   private WriterFixtures() {}
 
-  static final String STREAM = "tests/writer";
-  static final int PARTITION = 3;
+  public static final String STREAM = "tests/writer";
+  public static final int PARTITION = 3;
 
   /** The two stores every scenario runs on. */
   enum StoreKind {
@@ -58,7 +58,7 @@ final class WriterFixtures {
     }
   }
 
-  static ObjlogOptions.Builder logOptions() {
+  public static ObjlogOptions.Builder logOptions() {
     return ObjlogOptions.builder().prefix("t");
   }
 
@@ -67,15 +67,15 @@ final class WriterFixtures {
   }
 
   /** Batches cut by explicit calls or count only (no age limit), so tests decide segment shapes. */
-  static WriterOptions.Builder manualCuts() {
+  public static WriterOptions.Builder manualCuts() {
     return WriterOptions.builder().batch(Duration.ZERO, 64L << 20, 16_384);
   }
 
-  static LogRecord record(long ts, String value) {
+  public static LogRecord record(long ts, String value) {
     return LogRecord.of(ts, value);
   }
 
-  static <T> T await(CompletableFuture<T> future) {
+  public static <T> T await(CompletableFuture<T> future) {
     try {
       return future.get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -83,7 +83,7 @@ final class WriterFixtures {
     }
   }
 
-  static Throwable awaitFailure(CompletableFuture<?> future) {
+  public static Throwable awaitFailure(CompletableFuture<?> future) {
     try {
       future.get(30, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
@@ -94,7 +94,7 @@ final class WriterFixtures {
     throw new AssertionError("future completed normally, expected a failure");
   }
 
-  static PartitionKeys keys(int partition) {
+  public static PartitionKeys keys(int partition) {
     return PartitionKeys.of(KeyPrefixes.resolve("t", "", ""), STREAM, partition);
   }
 
@@ -105,8 +105,8 @@ final class WriterFixtures {
   }
 
   /** What the bucket says is committed: the head, its segments in LSN order, their records. */
-  record Committed(Head head, List<LeafEntry> segments, List<SegmentRecord> records, int maxPageLevel) {
-    List<String> values() {
+  public record Committed(Head head, List<LeafEntry> segments, List<SegmentRecord> records, int maxPageLevel) {
+    public List<String> values() {
       List<String> out = new ArrayList<>();
       for (SegmentRecord r : records) {
         out.add(new String(r.value(), StandardCharsets.UTF_8));
@@ -114,13 +114,13 @@ final class WriterFixtures {
       return out;
     }
 
-    List<Long> lsns() {
+    public List<Long> lsns() {
       return records.stream().map(SegmentRecord::lsn).toList();
     }
   }
 
   /** Reads the partition from the store with the format packages only, checking every link. */
-  static Committed readCommitted(ObjectStore store, int partition) {
+  public static Committed readCommitted(ObjectStore store, int partition) {
     PartitionKeys keys = keys(partition);
     CatalogIdentity identity = identity(partition);
     Head head = CatalogCodec.decodeHead(store.get(keys.head()).bytes(), identity);
@@ -179,7 +179,7 @@ final class WriterFixtures {
   }
 
   /** Every segment object stored for the partition, referenced or not. */
-  static List<String> segmentObjects(ObjectStore store, int partition) {
+  public static List<String> segmentObjects(ObjectStore store, int partition) {
     String prefix = keys(partition).segmentsDir();
     List<String> out = new ArrayList<>();
     String after = "";
