@@ -6,6 +6,7 @@ import dev.objlog.internal.catalog.HeadSnapshot;
 import dev.objlog.internal.catalog.InitializeResult;
 import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.catalog.SegmentRefs;
+import dev.objlog.internal.writer.WriterEngine;
 import dev.objlog.store.ObjectStore;
 import java.util.Objects;
 import java.util.Optional;
@@ -110,6 +111,25 @@ public final class Objlog implements AutoCloseable {
     PartitionCatalog catalog = runtime.catalog(partition);
     Optional<HeadSnapshot> head = catalog.refreshHead();
     return head.map(h -> SegmentRefs.toPartitionHead(catalog.keys(), h.head()));
+  }
+
+  /**
+   * Opens the single writer of {@code partition}: takes the partition over (fencing out any
+   * earlier writer, whose next commit then fails with {@link StaleWriterException}) and continues
+   * at the committed next LSN. A partition without a head starts at LSN 0.
+   *
+   * @throws ObjlogException if the takeover failed or its outcome is unknown; nothing was fenced
+   *     in the first case, and in the second opening again is safe
+   */
+  public PartitionWriter openWriter(int partition, WriterOptions options) {
+    Objects.requireNonNull(options, "options");
+    ensureOpen();
+    return WriterEngine.open(runtime, partition, options);
+  }
+
+  /** {@link #openWriter(int, WriterOptions)} with default options and a random writer id. */
+  public PartitionWriter openWriter(int partition) {
+    return openWriter(partition, WriterOptions.defaults());
   }
 
   /** For the engine's own packages; not part of the public API. */

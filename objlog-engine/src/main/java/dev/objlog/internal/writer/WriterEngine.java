@@ -1,0 +1,970 @@
+package dev.objlog.internal.writer;
+
+import dev.objlog.Header;
+import dev.objlog.IntegrityException;
+import dev.objlog.InvalidArgumentException;
+import dev.objlog.LogRecord;
+import dev.objlog.LsnSpaceExhaustedException;
+import dev.objlog.ObjlogException;
+import dev.objlog.PartitionHead;
+import dev.objlog.PartitionWriter;
+import dev.objlog.RecordExceedsPendingBudgetException;
+import dev.objlog.StaleWriterException;
+import dev.objlog.CommitIndeterminateException;
+import dev.objlog.TimestampOrderException;
+import dev.objlog.WriterAbortedException;
+import dev.objlog.WriterBackpressureException;
+import dev.objlog.WriterClosedException;
+import dev.objlog.WriterOptions;
+import dev.objlog.WriterState;
+import dev.objlog.AppendResult;
+import dev.objlog.format.catalog.Head;
+import dev.objlog.format.catalog.Id128;
+import dev.objlog.format.catalog.LeafEntry;
+import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.format.segment.RecordHeader;
+import dev.objlog.format.segment.SegmentEncoder;
+import dev.objlog.format.segment.SegmentEncoderOptions;
+import dev.objlog.format.segment.SegmentRecord;
+import dev.objlog.format.segment.SegmentTrailer;
+import dev.objlog.internal.LogRuntime;
+import dev.objlog.internal.catalog.FencedSession;
+import dev.objlog.internal.catalog.PartitionCatalog;
+import dev.objlog.internal.catalog.PublishResult;
+import dev.objlog.internal.catalog.SegmentRefs;
+import dev.objlog.store.CreateResult;
+import dev.objlog.store.IndeterminateStoreException;
+import dev.objlog.store.ObjectStore;
+import dev.objlog.store.ObjectUpload;
+import dev.objlog.store.StoreException;
+import dev.objlog.store.TransientStoreException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The partition writer (PROTOCOLS.md §5.1–5.2): accepts records into the batch being built,
+ * cuts batches into segments, seals and uploads segments in parallel, and commits them strictly
+ * in cut order, several at once when several are ready (group commit).
+ *
+ * <p>State lives under one lock: the optimistic next LSN and last timestamp, the batch being
+ * built (its {@link SegmentEncoder} encodes each record into the batch's blocks as it is
+ * accepted), the queue of cut segments in cut order, the committed head, and the terminal
+ * failure. Background steps (seal, upload, publish, batch-age timers) run on the sealing
+ * executor and the log's scheduler and never wait for one another: each step hands the segment
+ * on by submitting the next step. A single publisher run is active at a time.
+ *
+ * <p>Thread-safety: safe for concurrent use.
+ */
+public final class WriterEngine implements PartitionWriter {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final double EMA_WEIGHT = 0.2;
+  /**
+   * The last LSN a record can be committed with: a head's next LSN must stay below the reserved
+   * 2^64−1, so a segment may end at 2^64−3 at most (as in Go objlog).
+   */
+  static final long LAST_COMMITTABLE_LSN = -3L;
+
+  private enum Stage { SEALING, UPLOADING, READY, PUBLISHING }
+
+  /** One batch: being built while {@code active}, then a cut segment until committed or failed. */
+  private static final class Segment {
+    final long baseLsn;
+    final byte[] uuid;
+    final String key;
+    final SegmentEncoder encoder;
+    /** The sealed bytes in file order, kept until committed so an upload can be retried. */
+    final List<byte[]> chunks;
+    final CompletableFuture<PartitionHead> committed = new CompletableFuture<>();
+    final Instant firstAccepted;
+    long records;
+    long rawBytes;
+    long estimate;
+    boolean cutWanted;
+    @Nullable ScheduledFuture<?> ageTimer;
+    // after the cut
+    Stage stage = Stage.SEALING;
+    @Nullable Instant cutAt;
+    @Nullable Instant finalizeDeadline;
+    @Nullable LeafEntry entry;
+    long size;
+    int uploadAttempts;
+    boolean maybeUploaded;
+
+    Segment(long baseLsn, byte[] uuid, String key, SegmentEncoder encoder, List<byte[]> chunks,
+        Instant firstAccepted) {
+      this.baseLsn = baseLsn;
+      this.chunks = chunks;
+      this.uuid = uuid;
+      this.key = key;
+      this.encoder = encoder;
+      this.firstAccepted = firstAccepted;
+    }
+
+    byte[] bytes() {
+      byte[] all = new byte[Math.toIntExact(size)];
+      int p = 0;
+      for (byte[] c : chunks) {
+        System.arraycopy(c, 0, all, p, c.length);
+        p += c.length;
+      }
+      return all;
+    }
+
+    @Override
+    public String toString() {
+      return "segment " + key;
+    }
+  }
+
+  private final LogRuntime runtime;
+  private final int partition;
+  private final WriterOptions options;
+  private final FencedSession session;
+  private final PartitionCatalog catalog;
+  private final PartitionKeys keys;
+  private final ObjectStore store;
+  private final Clock clock;
+  private final ScheduledExecutorService scheduler;
+  private final Executor sealExecutor;
+  private final byte[] writerTag;
+  private final long epoch;
+  private final WriterMeters meters;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Signalled whenever capacity frees up or the writer stops. */
+  private final Condition changed = lock.newCondition();
+
+  // Guarded by lock.
+  private long nextLsn;
+  private long lastTimestamp;
+  private @Nullable Segment active;
+  private final ArrayDeque<Segment> pending = new ArrayDeque<>();
+  private long pendingBytes;
+  private PartitionHead committed;
+  private @Nullable ObjlogException failure;
+  private boolean closed;
+  private boolean released;
+  private boolean publisherRunning;
+  private CompletableFuture<PartitionHead> commitSignal = new CompletableFuture<>();
+  private @Nullable CompletableFuture<PartitionHead> lastCut;
+  private double latencyEmaNanos = -1;
+
+  // Confined to the single active publisher run.
+  private @Nullable List<Segment> retryGroup;
+  private @Nullable Instant groupDeadline;
+  private int groupAttempts;
+
+  private WriterEngine(LogRuntime runtime, int partition, WriterOptions options, FencedSession session) {
+    this.runtime = runtime;
+    this.partition = partition;
+    this.options = options;
+    this.session = session;
+    this.catalog = session.catalog();
+    this.keys = catalog.keys();
+    this.store = runtime.store();
+    this.clock = runtime.clock();
+    this.scheduler = runtime.scheduler();
+    Executor seal = options.pipeline().sealExecutor();
+    this.sealExecutor = seal != null ? seal : scheduler;
+    this.writerTag = session.writerId().toBytes();
+    this.epoch = session.writerEpoch();
+    Head head = session.head().head();
+    this.nextLsn = head.nextLsn();
+    LeafEntry last = head.lastSegment();
+    this.lastTimestamp = last != null ? last.maxTimestampMs() : Long.MIN_VALUE;
+    this.committed = SegmentRefs.toPartitionHead(keys, head);
+    this.meters = new WriterMeters(runtime.meters(), runtime.tags(partition), this,
+        w -> w.gaugeSegments(), w -> w.gaugeBytes());
+  }
+
+  /**
+   * Fences {@code partition} for a new writer and returns it.
+   *
+   * @throws ObjlogException if the takeover failed (see {@link PartitionCatalog#takeover})
+   */
+  public static WriterEngine open(LogRuntime runtime, int partition, WriterOptions options) {
+    FencedSession session = runtime.catalog(partition).takeover(Id128.of(options.writerId()));
+    return new WriterEngine(runtime, partition, options, session);
+  }
+
+  @Override
+  public int partition() {
+    return partition;
+  }
+
+  // ------------------------------------------------------------------ append and cut
+
+  @Override
+  public AppendResult append(LogRecord record) {
+    int size = record.encodedSize();
+    WriterOptions.BackpressurePolicy budget = options.backpressure();
+    long alone = worstCase(1, size);
+    if (alone > budget.maxPendingBytes()) {
+      throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
+          + alone + " bytes as a segment, over the pending budget of " + budget.maxPendingBytes() + " bytes");
+    }
+    List<RecordHeader> headers = new ArrayList<>(record.headers().size());
+    for (Header h : record.headers()) {
+      headers.add(new RecordHeader(h.key(), h.value()));
+    }
+    byte[] value = record.value();
+    lock.lock();
+    try {
+      while (true) {
+        ensureAccepting();
+        if (Long.compareUnsigned(nextLsn, LAST_COMMITTABLE_LSN) > 0) {
+          throw new LsnSpaceExhaustedException("partition " + Integer.toUnsignedString(partition)
+              + " has used its whole LSN space: LSN 2^64-3, the last a head can commit, was assigned");
+        }
+        if (record.timestampMs() < lastTimestamp) {
+          throw new TimestampOrderException("timestamp " + record.timestampMs()
+              + " precedes the partition's latest " + lastTimestamp + "; pass max(now, last)");
+        }
+        Segment batch = active;
+        if (batch != null && !fits(batch, size)) {
+          cutLocked(true, budget.failWhenFull());
+          continue;
+        }
+        if (batch == null) {
+          if (pendingBytes + alone > budget.maxPendingBytes()) {
+            awaitCapacity(budget.failWhenFull());
+            continue;
+          }
+          batch = newBatch();
+        }
+        long lsn = nextLsn;
+        try {
+          batch.encoder.append(new SegmentRecord(lsn, record.timestampMs(), headers, value));
+        } catch (InvalidArgumentException e) {
+          discardIfEmpty(batch);
+          throw e;
+        } catch (RuntimeException e) {
+          discardIfEmpty(batch);
+          ObjlogException cause = new ObjlogException("writer: encoding a record failed: " + e.getMessage(), e);
+          fail(cause, "encode");
+          throw new WriterClosedException("writer failed while encoding", cause);
+        }
+        if (active == null) {
+          active = batch;
+          scheduleAge(batch);
+        }
+        nextLsn = lsn + 1;
+        lastTimestamp = record.timestampMs();
+        batch.records++;
+        batch.rawBytes += size;
+        batch.estimate = worstCase(batch.records, batch.rawBytes);
+        meters.records.increment();
+        meters.bytes.increment(size);
+        CompletableFuture<PartitionHead> future = batch.committed.copy();
+        if (batch.records >= options.batch().maxRecords() || batch.rawBytes >= options.batch().maxBytes()) {
+          cutLocked(false, true);
+        }
+        return new AppendResult(lsn, future);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean fits(Segment batch, int size) {
+    WriterOptions.BatchPolicy policy = options.batch();
+    return batch.records < policy.maxRecords()
+        && batch.rawBytes + size <= policy.maxBytes()
+        && pendingBytes + worstCase(batch.records + 1, batch.rawBytes + size)
+            <= options.backpressure().maxPendingBytes();
+  }
+
+  private long worstCase(long records, long rawBytes) {
+    WriterOptions.Pipeline p = options.pipeline();
+    return SegmentEncoder.worstCaseSegmentSize(records, rawBytes, p.blockBytes(), p.codec());
+  }
+
+  private Segment newBatch() {
+    byte[] uuid = new byte[16];
+    do {
+      RANDOM.nextBytes(uuid);
+    } while (Id128.of(uuid).isZero());
+    WriterOptions.Pipeline p = options.pipeline();
+    SegmentEncoderOptions encoderOptions = new SegmentEncoderOptions(Integer.toUnsignedLong(partition),
+        p.codec(), p.hashAlgorithm(), p.zstdLevel(), p.blockBytes(), clock.millis(), uuid, writerTag);
+    List<byte[]> chunks = new ArrayList<>();
+    SegmentEncoder encoder = new SegmentEncoder(encoderOptions,
+        (bytes, offset, length) -> chunks.add(Arrays.copyOfRange(bytes, offset, offset + length)));
+    return new Segment(nextLsn, uuid, keys.segment(nextLsn, epoch, uuid), encoder, chunks, clock.instant());
+  }
+
+  /** A batch whose first record was rejected was never installed; release its encoder. */
+  private void discardIfEmpty(Segment batch) {
+    if (batch.records == 0 && active != batch) {
+      batch.encoder.close();
+    }
+  }
+
+  private void scheduleAge(Segment batch) {
+    Duration delay = batchDelay();
+    if (delay.isZero()) {
+      return;
+    }
+    try {
+      batch.ageTimer = scheduler.schedule(() -> onAge(batch), delay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      // The log is closing; explicit cuts, flush and close still cut.
+    }
+  }
+
+  /** The batch age limit now: fixed, or following the publish latency when adaptive. */
+  Duration batchDelay() {
+    WriterOptions.AdaptiveDelay adaptive = options.adaptiveDelay();
+    Duration configured = options.batch().maxDelay();
+    if (!adaptive.enabled()) {
+      return configured;
+    }
+    long nanos = latencyEmaNanos < 0 ? configured.toNanos() : (long) (adaptive.multiplier() * latencyEmaNanos);
+    nanos = Math.max(adaptive.min().toNanos(), Math.min(adaptive.max().toNanos(), nanos));
+    return Duration.ofNanos(nanos);
+  }
+
+  private void onAge(Segment batch) {
+    lock.lock();
+    try {
+      if (active == batch && failure == null) {
+        cutLocked(false, true);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void cut() {
+    lock.lock();
+    try {
+      ensureAccepting();
+      cutLocked(true, options.backpressure().failWhenFull());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Cuts the active batch if the pending count allows it. Waiting (when {@code wait}) releases the
+   * lock; without waiting, a cut that does not fit is remembered and done when capacity frees.
+   *
+   * @return whether no batch is left to cut
+   */
+  private boolean cutLocked(boolean wait, boolean failWhenFull) {
+    while (true) {
+      Segment batch = active;
+      if (batch == null) {
+        return true;
+      }
+      if (pending.size() < options.backpressure().maxPendingSegments()) {
+        doCut(batch);
+        return true;
+      }
+      if (!wait) {
+        batch.cutWanted = true;
+        return false;
+      }
+      awaitCapacity(failWhenFull);
+      if (failure != null) {
+        throw stopped();
+      }
+    }
+  }
+
+  private void awaitCapacity(boolean failWhenFull) {
+    if (failWhenFull) {
+      throw new WriterBackpressureException("writer of partition " + Integer.toUnsignedString(partition)
+          + " has " + pending.size() + " segments (" + pendingBytes + " bytes) pending; retry later");
+    }
+    try {
+      changed.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new WriterBackpressureException("interrupted while waiting for the writer's pending budget");
+    }
+  }
+
+  private void doCut(Segment batch) {
+    active = null;
+    if (batch.ageTimer != null) {
+      batch.ageTimer.cancel(false);
+    }
+    Instant now = clock.instant();
+    batch.cutAt = now;
+    batch.finalizeDeadline = now.plus(options.timeouts().segmentFinalize());
+    batch.stage = Stage.SEALING;
+    pending.addLast(batch);
+    pendingBytes += batch.estimate;
+    lastCut = batch.committed;
+    try {
+      sealExecutor.execute(() -> seal(batch));
+    } catch (RejectedExecutionException e) {
+      fail(new WriterClosedException("writer: the executor refused to seal " + batch
+          + "; was the log closed?"), "executor");
+    }
+  }
+
+  // ------------------------------------------------------------------ seal and upload
+
+  private void seal(Segment s) {
+    try {
+      SegmentTrailer trailer;
+      try {
+        trailer = s.encoder.finish();
+      } finally {
+        s.encoder.close();
+      }
+      s.size = trailer.totalSize();
+      s.entry = new LeafEntry(trailer.baseLsn(), trailer.lastLsn(), trailer.minTimestampMs(),
+          trailer.maxTimestampMs(), trailer.recordCount(), trailer.blockCount(), trailer.totalSize(),
+          trailer.blockIndexOffset(), trailer.blockIndexLength(), trailer.codec().id(),
+          trailer.hashAlgorithm().id(), trailer.segmentHash(), trailer.trailerHash(), epoch,
+          Id128.of(s.uuid), Id128.of(writerTag));
+    } catch (RuntimeException e) {
+      fail(new ObjlogException("writer: sealing " + s + " failed: " + e.getMessage(), e), "seal");
+      return;
+    }
+    setStage(s, Stage.UPLOADING);
+    upload(s);
+  }
+
+  private void setStage(Segment s, Stage stage) {
+    lock.lock();
+    try {
+      s.stage = stage;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean stopping() {
+    return failureNow() != null;
+  }
+
+  private @Nullable ObjlogException failureNow() {
+    lock.lock();
+    try {
+      return failure;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** One upload attempt; transient failures reschedule it with the same key and bytes. */
+  private void upload(Segment s) {
+    if (stopping()) {
+      return;
+    }
+    s.uploadAttempts++;
+    ObjectUpload upload = null;
+    boolean created = false;
+    try {
+      upload = store.startUpload(s.key);
+      for (byte[] chunk : s.chunks) {
+        if (stopping()) {
+          return;
+        }
+        upload.write(chunk, 0, chunk.length);
+      }
+      if (stopping()) {
+        return;
+      }
+      CreateResult result;
+      try {
+        result = upload.complete();
+      } catch (IndeterminateStoreException e) {
+        s.maybeUploaded = true;
+        throw e;
+      } catch (TransientStoreException e) {
+        s.maybeUploaded |= e.mayHaveTakenEffect();
+        throw e;
+      }
+      if (result instanceof CreateResult.AlreadyExists) {
+        if (!s.maybeUploaded || !Arrays.equals(store.get(s.key).bytes(), s.bytes())) {
+          throw new IntegrityException("writer: segment key " + s.key
+              + " already holds another object; segment uuids are random per segment, so the bucket"
+              + " holds something this writer did not write");
+        }
+      }
+      created = true;
+    } catch (IndeterminateStoreException | TransientStoreException e) {
+      retryUpload(s, e);
+      return;
+    } catch (RuntimeException e) {
+      fail(e instanceof ObjlogException oe ? oe
+          : new ObjlogException("writer: uploading " + s + " failed: " + e.getMessage(), e), "upload");
+      return;
+    } finally {
+      if (upload != null && !created) {
+        try {
+          upload.abort();
+        } catch (RuntimeException ignored) {
+          // Staging debris is scrub's; the segment is retried or the writer has failed.
+        }
+      }
+    }
+    Instant cutAt = s.cutAt;
+    if (cutAt != null) {
+      meters.segmentFinalize.record(Duration.between(cutAt, clock.instant()));
+    }
+    setStage(s, Stage.READY);
+    kickPublisher();
+  }
+
+  private void retryUpload(Segment s, StoreException e) {
+    Instant deadline = s.finalizeDeadline;
+    if (deadline != null && clock.instant().isAfter(deadline)) {
+      fail(new ObjlogException("writer: uploading " + s + " kept failing for "
+          + options.timeouts().segmentFinalize() + "; it was not committed", e), "upload");
+      return;
+    }
+    try {
+      scheduler.schedule(() -> upload(s), backoffMillis(s.uploadAttempts), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException rejected) {
+      fail(new WriterClosedException("writer: the scheduler refused an upload retry; was the log closed?", e),
+          "executor");
+    }
+  }
+
+  private static long backoffMillis(int attempt) {
+    return Math.min(1000L, 10L << Math.min(attempt - 1, 10));
+  }
+
+  // ------------------------------------------------------------------ publish
+
+  private void kickPublisher() {
+    lock.lock();
+    try {
+      if (publisherRunning || failure != null) {
+        return;
+      }
+      Segment first = pending.peekFirst();
+      if (first == null || first.stage != Stage.READY) {
+        return;
+      }
+      publisherRunning = true;
+    } finally {
+      lock.unlock();
+    }
+    try {
+      scheduler.execute(this::publishLoop);
+    } catch (RejectedExecutionException e) {
+      fail(new WriterClosedException("writer: the scheduler refused to publish; was the log closed?"), "executor");
+    }
+  }
+
+  /** Every ready segment at the front of the queue, in cut order, marked publishing; or null. */
+  private @Nullable List<Segment> takeReadyGroup() {
+    lock.lock();
+    try {
+      List<Segment> group = new ArrayList<>();
+      if (failure == null) {
+        for (Segment s : pending) {
+          if (s.stage != Stage.READY) {
+            break;
+          }
+          group.add(s);
+        }
+      }
+      if (group.isEmpty()) {
+        publisherRunning = false;
+        return null;
+      }
+      for (Segment s : group) {
+        s.stage = Stage.PUBLISHING;
+      }
+      return group;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void publishLoop() {
+    while (true) {
+      List<Segment> group = retryGroup;
+      retryGroup = null;
+      if (group != null) {
+        ObjlogException stop = failureNow();
+        if (stop != null) {
+          failGroup(group, stop);
+          finishPublisher();
+          return;
+        }
+      }
+      if (group == null) {
+        group = takeReadyGroup();
+        if (group == null) {
+          // A segment may have become ready between the check and the flag being cleared.
+          kickPublisher();
+          return;
+        }
+        groupDeadline = clock.instant().plus(options.timeouts().catalogPublish());
+        groupAttempts = 0;
+      }
+      List<LeafEntry> entries = new ArrayList<>(group.size());
+      for (Segment s : group) {
+        entries.add(s.entry);
+      }
+      groupAttempts++;
+      Instant start = clock.instant();
+      PublishResult result;
+      try {
+        result = session.publish(entries);
+      } catch (TransientStoreException e) {
+        retryPublish(group, e);
+        return;
+      } catch (RuntimeException e) {
+        ObjlogException cause = e instanceof ObjlogException oe ? oe
+            : new ObjlogException("writer: publish failed: " + e.getMessage(), e);
+        fail(cause, kind(cause));
+        failGroup(group, cause);
+        finishPublisher();
+        return;
+      }
+      onCommitted(group, result, Duration.between(start, clock.instant()));
+    }
+  }
+
+  /** Schedules another attempt with the same group; false (and the writer failed) if out of time. */
+  private boolean retryPublish(List<Segment> group, TransientStoreException e) {
+    ObjlogException stop = failureNow();
+    Instant deadline = groupDeadline;
+    if (stop == null && deadline != null && clock.instant().isAfter(deadline)) {
+      stop = new ObjlogException("writer: committing " + group.size() + " segment(s) from LSN "
+          + Long.toUnsignedString(group.get(0).baseLsn) + " kept failing for "
+          + options.timeouts().catalogPublish() + "; they were not committed", e);
+      fail(stop, "publish");
+    }
+    if (stop != null) {
+      failGroup(group, stop);
+      finishPublisher();
+      return false;
+    }
+    retryGroup = group;
+    try {
+      scheduler.schedule(this::publishLoop, backoffMillis(groupAttempts), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException rejected) {
+      ObjlogException cause = new WriterClosedException(
+          "writer: the scheduler refused a publish retry; was the log closed?", e);
+      retryGroup = null;
+      fail(cause, "executor");
+      failGroup(group, cause);
+      finishPublisher();
+      return false;
+    }
+    return true;
+  }
+
+  private void finishPublisher() {
+    lock.lock();
+    try {
+      publisherRunning = false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static String kind(ObjlogException e) {
+    if (e instanceof StaleWriterException) {
+      return "stale_writer";
+    }
+    if (e instanceof CommitIndeterminateException) {
+      return "commit_indeterminate";
+    }
+    return "publish";
+  }
+
+  private void onCommitted(List<Segment> group, PublishResult result, Duration publishTime) {
+    PartitionHead head = SegmentRefs.toPartitionHead(keys, result.head());
+    CompletableFuture<PartitionHead> signal;
+    lock.lock();
+    try {
+      for (Segment s : group) {
+        pending.remove(s);
+        pendingBytes -= s.estimate;
+      }
+      if (Long.compareUnsigned(head.generation(), committed.generation()) > 0) {
+        committed = head;
+      }
+      long nanos = publishTime.toNanos();
+      latencyEmaNanos = latencyEmaNanos < 0 ? nanos : EMA_WEIGHT * nanos + (1 - EMA_WEIGHT) * latencyEmaNanos;
+      signal = commitSignal;
+      if (failure == null && !released) {
+        commitSignal = new CompletableFuture<>();
+      }
+      changed.signalAll();
+      Segment batch = active;
+      if (batch != null && failure == null
+          && (batch.cutWanted || batch.records >= options.batch().maxRecords()
+              || batch.rawBytes >= options.batch().maxBytes())) {
+        cutLocked(false, true);
+      }
+    } finally {
+      lock.unlock();
+    }
+    meters.commit(publishTime, group.size(), Duration.between(group.get(0).firstAccepted, clock.instant()));
+    runtime.commitBus().published(catalog.headKey(), session.head());
+    for (Segment s : group) {
+      s.committed.complete(head);
+    }
+    signal.complete(head);
+  }
+
+  private void failGroup(List<Segment> group, ObjlogException cause) {
+    lock.lock();
+    try {
+      for (Segment s : group) {
+        if (pending.remove(s)) {
+          pendingBytes -= s.estimate;
+        }
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    for (Segment s : group) {
+      s.committed.completeExceptionally(cause);
+    }
+  }
+
+  // ------------------------------------------------------------------ failure, flush, close
+
+  /**
+   * Makes the writer terminal with {@code cause} (the first cause wins): fails the batch being
+   * built and every cut segment not being published, and wakes every waiter.
+   */
+  private void fail(ObjlogException cause, String kind) {
+    List<Segment> dropped = new ArrayList<>();
+    ObjlogException first;
+    CompletableFuture<PartitionHead> signal;
+    boolean firstFailure;
+    lock.lock();
+    try {
+      firstFailure = failure == null;
+      if (firstFailure) {
+        failure = cause;
+        closed = true;
+      }
+      first = failure;
+      Segment batch = active;
+      if (batch != null) {
+        active = null;
+        if (batch.ageTimer != null) {
+          batch.ageTimer.cancel(false);
+        }
+        batch.encoder.close();
+        dropped.add(batch);
+      }
+      for (var it = pending.iterator(); it.hasNext(); ) {
+        Segment s = it.next();
+        if (s.stage != Stage.PUBLISHING) {
+          it.remove();
+          pendingBytes -= s.estimate;
+          dropped.add(s);
+        }
+      }
+      signal = commitSignal;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    if (firstFailure) {
+      meters.failure(kind);
+      release();
+    }
+    for (Segment s : dropped) {
+      s.committed.completeExceptionally(first);
+    }
+    signal.completeExceptionally(first);
+  }
+
+  private void release() {
+    lock.lock();
+    try {
+      if (released) {
+        return;
+      }
+      released = true;
+    } finally {
+      lock.unlock();
+    }
+    meters.close();
+  }
+
+  private void ensureAccepting() {
+    if (failure != null) {
+      throw stopped();
+    }
+    if (closed) {
+      throw new WriterClosedException("the writer of partition " + Integer.toUnsignedString(partition)
+          + " is closed");
+    }
+  }
+
+  private WriterClosedException stopped() {
+    ObjlogException cause = failure;
+    if (cause instanceof WriterAbortedException) {
+      return new WriterAbortedException("the writer of partition " + Integer.toUnsignedString(partition)
+          + " was aborted");
+    }
+    return cause == null
+        ? new WriterClosedException("the writer of partition " + Integer.toUnsignedString(partition) + " is closed")
+        : new WriterClosedException("the writer of partition " + Integer.toUnsignedString(partition)
+            + " failed: " + cause.getMessage(), cause);
+  }
+
+  @Override
+  public CompletableFuture<PartitionHead> flushAsync() {
+    lock.lock();
+    try {
+      ensureAccepting();
+      return flushLocked();
+    } catch (ObjlogException e) {
+      return CompletableFuture.failedFuture(e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private CompletableFuture<PartitionHead> flushLocked() {
+    cutLocked(true, false);
+    CompletableFuture<PartitionHead> last = lastCut;
+    if (last == null || (last.isDone() && !last.isCompletedExceptionally())) {
+      return CompletableFuture.completedFuture(committed);
+    }
+    return last.copy();
+  }
+
+  @Override
+  public PartitionHead flush() {
+    return await(flushAsync());
+  }
+
+  private static PartitionHead await(CompletableFuture<PartitionHead> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new WriterBackpressureException("interrupted while waiting for the flush to commit");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof ObjlogException oe) {
+        throw oe;
+      }
+      throw new ObjlogException("flush failed: " + cause, cause);
+    }
+  }
+
+  @Override
+  public void close() {
+    CompletableFuture<PartitionHead> drained;
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      try {
+        drained = flushLocked();
+      } catch (ObjlogException e) {
+        drained = CompletableFuture.failedFuture(e);
+      }
+      closed = true;
+    } finally {
+      lock.unlock();
+    }
+    try {
+      await(drained);
+    } finally {
+      CompletableFuture<PartitionHead> signal;
+      lock.lock();
+      try {
+        signal = commitSignal;
+      } finally {
+        lock.unlock();
+      }
+      release();
+      signal.completeExceptionally(new WriterClosedException("the writer of partition "
+          + Integer.toUnsignedString(partition) + " is closed"));
+    }
+  }
+
+  @Override
+  public void abort() {
+    fail(new WriterAbortedException("the writer of partition " + Integer.toUnsignedString(partition)
+        + " was aborted; uncommitted records were dropped"), "aborted");
+  }
+
+  @Override
+  public WriterState state() {
+    lock.lock();
+    try {
+      Segment batch = active;
+      return new WriterState(committed, nextLsn, batch == null ? 0 : batch.records, pending.size(),
+          pendingBytes + (batch == null ? 0 : batch.estimate), closed, failure);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public CompletableFuture<PartitionHead> nextCommit() {
+    lock.lock();
+    try {
+      return commitSignal.copy();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Optional<ObjlogException> failure() {
+    lock.lock();
+    try {
+      return Optional.ofNullable(failure);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private double gaugeSegments() {
+    lock.lock();
+    try {
+      return pending.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private double gaugeBytes() {
+    lock.lock();
+    try {
+      return pendingBytes;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "PartitionWriter[" + catalog.headKey() + ", epoch " + Long.toUnsignedString(epoch) + "]";
+  }
+}

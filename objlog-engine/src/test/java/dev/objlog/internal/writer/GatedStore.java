@@ -1,0 +1,160 @@
+package dev.objlog.internal.writer;
+
+import dev.objlog.store.CasResult;
+import dev.objlog.store.ConditionalGetResult;
+import dev.objlog.store.CreateResult;
+import dev.objlog.store.ListPage;
+import dev.objlog.store.ObjectMetadata;
+import dev.objlog.store.ObjectStore;
+import dev.objlog.store.ObjectUpload;
+import dev.objlog.store.StoredObject;
+import dev.objlog.store.VersionToken;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test store that can hold uploads before they complete and head compare-and-swaps before they
+ * run (closed gates block until opened, at most 60 s), slow the head compare-and-swap down, and
+ * counts both.
+ */
+final class GatedStore implements ObjectStore {
+  private final ObjectStore delegate;
+  private volatile CountDownLatch uploadGate = new CountDownLatch(0);
+  private volatile CountDownLatch casGate = new CountDownLatch(0);
+  private volatile Duration casDelay = Duration.ZERO;
+  final AtomicInteger uploadsStarted = new AtomicInteger();
+  final AtomicInteger uploadsWaiting = new AtomicInteger();
+  final AtomicInteger casCalls = new AtomicInteger();
+  final AtomicInteger casWaiting = new AtomicInteger();
+
+  GatedStore(ObjectStore delegate) {
+    this.delegate = delegate;
+  }
+
+  void closeUploadGate() {
+    uploadGate = new CountDownLatch(1);
+  }
+
+  void openUploadGate() {
+    uploadGate.countDown();
+  }
+
+  void closeCasGate() {
+    casGate = new CountDownLatch(1);
+  }
+
+  void openCasGate() {
+    casGate.countDown();
+  }
+
+  void casDelay(Duration delay) {
+    casDelay = delay;
+  }
+
+  private static void pass(CountDownLatch gate, AtomicInteger waiting) {
+    waiting.incrementAndGet();
+    try {
+      if (!gate.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("test gate stayed closed for 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } finally {
+      waiting.decrementAndGet();
+    }
+  }
+
+  @Override
+  public StoredObject get(String key) {
+    return delegate.get(key);
+  }
+
+  @Override
+  public byte[] getRange(String key, long offset, int length) {
+    return delegate.getRange(key, offset, length);
+  }
+
+  @Override
+  public Optional<ObjectMetadata> head(String key) {
+    return delegate.head(key);
+  }
+
+  @Override
+  public ConditionalGetResult getIfChanged(String key, VersionToken known) {
+    return delegate.getIfChanged(key, known);
+  }
+
+  @Override
+  public CreateResult putIfAbsent(String key, byte[] bytes) {
+    return delegate.putIfAbsent(key, bytes);
+  }
+
+  @Override
+  public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
+    casCalls.incrementAndGet();
+    pass(casGate, casWaiting);
+    Duration delay = casDelay;
+    if (!delay.isZero()) {
+      try {
+        Thread.sleep(delay.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return delegate.compareAndSwap(key, expected, bytes);
+  }
+
+  @Override
+  public ObjectUpload startUpload(String key) {
+    uploadsStarted.incrementAndGet();
+    ObjectUpload upload = delegate.startUpload(key);
+    CountDownLatch gate = uploadGate;
+    return new ObjectUpload() {
+      @Override
+      public String key() {
+        return upload.key();
+      }
+
+      @Override
+      public void write(byte[] bytes, int offset, int length) {
+        upload.write(bytes, offset, length);
+      }
+
+      @Override
+      public long bytesWritten() {
+        return upload.bytesWritten();
+      }
+
+      @Override
+      public CreateResult complete() {
+        pass(gate, uploadsWaiting);
+        return upload.complete();
+      }
+
+      @Override
+      public void abort() {
+        upload.abort();
+      }
+    };
+  }
+
+  @Override
+  public ListPage list(String prefix, String afterKey, int limit) {
+    return delegate.list(prefix, afterKey, limit);
+  }
+
+  @Override
+  public void delete(Collection<String> keys) {
+    delegate.delete(keys);
+  }
+
+  @Override
+  public String describe() {
+    return "gated(" + delegate.describe() + ")";
+  }
+}

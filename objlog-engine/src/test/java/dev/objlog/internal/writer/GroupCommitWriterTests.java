@@ -1,0 +1,81 @@
+package dev.objlog.internal.writer;
+
+import static dev.objlog.internal.writer.WriterFixtures.PARTITION;
+import static dev.objlog.internal.writer.WriterFixtures.await;
+import static dev.objlog.internal.writer.WriterFixtures.logOptions;
+import static dev.objlog.internal.writer.WriterFixtures.manualCuts;
+import static dev.objlog.internal.writer.WriterFixtures.readCommitted;
+import static dev.objlog.internal.writer.WriterFixtures.record;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.objlog.AppendResult;
+import dev.objlog.Objlog;
+import dev.objlog.PartitionWriter;
+import dev.objlog.WriterOptions;
+import dev.objlog.internal.metrics.MetricNames;
+import dev.objlog.internal.writer.WriterFixtures.Committed;
+import dev.objlog.internal.writer.WriterFixtures.StoreKind;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class GroupCommitWriterTests {
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @EnumSource(StoreKind.class)
+  void segmentsReadyTogetherShareOneHeadWriteWhenTheHeadIsSlow(StoreKind kind) {
+    GatedStore store = new GatedStore(kind.open(dir));
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    WriterOptions options = manualCuts()
+        .batch(Duration.ZERO, 1L << 20, 1)
+        .backpressure(64, 256L << 20)
+        .build();
+    int segments = 200;
+    try (Objlog log = Objlog.open(store, WriterFixtures.STREAM, logOptions().meterRegistry(meters).build());
+        PartitionWriter writer = log.openWriter(PARTITION, options)) {
+      int casBefore = store.casCalls.get();
+      store.casDelay(Duration.ofMillis(20));
+      List<AppendResult> results = new ArrayList<>();
+      for (int i = 0; i < segments; i++) {
+        results.add(writer.append(record(i, "r" + i)));
+      }
+      assertThat(writer.flush().nextLsn()).isEqualTo(segments);
+      for (AppendResult r : results) {
+        await(r.committed());
+      }
+      int headWrites = store.casCalls.get() - casBefore;
+      assertThat((double) headWrites / segments)
+          .as("head writes per segment with up to 64 pending (%d head writes)", headWrites)
+          .isLessThan(0.5);
+      assertThat(meters.get(MetricNames.WRITER_HEAD_WRITES).counter().count()).isEqualTo(headWrites);
+      assertThat(meters.get(MetricNames.WRITER_SEGMENTS).counter().count()).isEqualTo(segments);
+
+      Committed committed = readCommitted(store, PARTITION);
+      assertThat(committed.segments()).hasSize(segments);
+      assertThat(committed.records()).hasSize(segments);
+      assertThat(committed.head().generation())
+          .as("one generation for the takeover and one per head write")
+          .isEqualTo(1 + headWrites);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(StoreKind.class)
+  void aLoneSegmentCostsOneHeadWrite(StoreKind kind) {
+    GatedStore store = new GatedStore(kind.open(dir));
+    try (Objlog log = WriterFixtures.open(store); PartitionWriter writer = log.openWriter(PARTITION, manualCuts().build())) {
+      for (int i = 0; i < 5; i++) {
+        int before = store.casCalls.get();
+        writer.append(record(i, "r" + i));
+        writer.flush();
+        assertThat(store.casCalls.get() - before).isEqualTo(1);
+      }
+    }
+  }
+}
