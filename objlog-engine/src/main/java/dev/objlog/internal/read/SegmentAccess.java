@@ -138,6 +138,11 @@ final class SegmentAccess {
     return (int) Math.min(Integer.MAX_VALUE, total);
   }
 
+  /** Decoded blocks currently cached (for tests and diagnostics). */
+  long cachedBlocks() {
+    return blocks.size();
+  }
+
   /** The reference the segment's trailer must match: every field of the leaf entry. */
   static SegmentRef expectedRef(int partition, LeafEntry e) {
     // Unknown ids raise UnsupportedVersionException (a CorruptObjectException).
