@@ -10,6 +10,7 @@ import dev.objlog.internal.read.DefaultLogReader;
 import dev.objlog.read.LogReader;
 import dev.objlog.read.ReaderOptions;
 import dev.objlog.store.ObjectStore;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -145,7 +146,7 @@ public final class Objlog implements AutoCloseable {
    */
   public LogReader newReader(ReaderOptions options) {
     ensureOpen();
-    LogReader reader = new DefaultLogReader(runtime, Objects.requireNonNull(options, "options"));
+    LogReader reader = new DefaultLogReader(runtime, Objects.requireNonNull(options, "options"), readers::remove);
     readers.add(reader);
     return reader;
   }
@@ -167,7 +168,7 @@ public final class Objlog implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    for (LogReader reader : readers) {
+    for (LogReader reader : List.copyOf(readers)) {
       reader.close();
     }
     if (ownsScheduler) {

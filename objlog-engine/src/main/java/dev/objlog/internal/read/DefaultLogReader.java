@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The reader of one log: per-partition readers (each with its own head tracker), the segment and
@@ -29,9 +30,18 @@ public final class DefaultLogReader implements LogReader {
   private final Map<Integer, DefaultPartitionReader> partitions = new ConcurrentHashMap<>();
   private final Set<DefaultWatch> watches = ConcurrentHashMap.newKeySet();
   private final WatchPoller poller;
+  private final Consumer<LogReader> onClose;
   private volatile boolean closed;
 
   public DefaultLogReader(LogRuntime runtime, ReaderOptions options) {
+    this(runtime, options, r -> {});
+  }
+
+  /**
+   * @param onClose told once when this reader closes (the log uses it to forget the reader)
+   */
+  public DefaultLogReader(LogRuntime runtime, ReaderOptions options, Consumer<LogReader> onClose) {
+    this.onClose = Objects.requireNonNull(onClose, "onClose");
     this.runtime = Objects.requireNonNull(runtime, "runtime");
     this.options = Objects.requireNonNull(options, "options");
     this.segments = new SegmentAccess(runtime.store(), options.segmentIndexCacheBytes(), options.blockCacheBytes());
@@ -107,7 +117,7 @@ public final class DefaultLogReader implements LogReader {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     if (closed) {
       return;
     }
@@ -119,6 +129,7 @@ public final class DefaultLogReader implements LogReader {
     for (DefaultPartitionReader r : partitions.values()) {
       r.tracker.wakeAll();
     }
+    onClose.accept(this);
   }
 
   @Override
