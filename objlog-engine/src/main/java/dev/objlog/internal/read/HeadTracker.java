@@ -7,7 +7,6 @@ import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.catalog.SegmentRefs;
 import dev.objlog.read.Freshness;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -285,9 +284,6 @@ final class HeadTracker {
     }
     if (t instanceof Error e) {
       throw e;
-    }
-    if (t instanceof CancellationException c) {
-      return c;
     }
     return new ObjlogException("head refresh failed", t == null ? new IllegalStateException() : t);
   }
