@@ -6,15 +6,22 @@ import dev.objlog.internal.catalog.HeadSnapshot;
 import dev.objlog.internal.catalog.InitializeResult;
 import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.catalog.SegmentRefs;
+import dev.objlog.internal.read.DefaultLogReader;
 import dev.objlog.internal.writer.WriterEngine;
+import dev.objlog.read.LogReader;
+import dev.objlog.read.ReaderOptions;
 import dev.objlog.store.ObjectStore;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One stream of a log in one object store: the entry point for writers, readers and maintenance.
@@ -29,6 +36,8 @@ public final class Objlog implements AutoCloseable {
   private final LogRuntime runtime;
   private final boolean ownsScheduler;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Set<LogReader> readers = ConcurrentHashMap.newKeySet();
+  private volatile @Nullable LogReader defaultReader;
 
   private Objlog(LogRuntime runtime, boolean ownsScheduler) {
     this.runtime = runtime;
@@ -132,6 +141,36 @@ public final class Objlog implements AutoCloseable {
     return openWriter(partition, WriterOptions.defaults());
   }
 
+  /**
+   * The log's shared reader, with {@link ReaderOptions#defaults()}; created on first use and
+   * closed with the log. Do not close it yourself: other users of the log share it.
+   */
+  public LogReader reader() {
+    ensureOpen();
+    LogReader reader = defaultReader;
+    if (reader == null) {
+      synchronized (readers) {
+        reader = defaultReader;
+        if (reader == null) {
+          reader = newReader(ReaderOptions.defaults());
+          defaultReader = reader;
+        }
+      }
+    }
+    return reader;
+  }
+
+  /**
+   * A reader of its own (caches, poller) with {@code options}. Close it when done; the log closes
+   * any still open when it closes.
+   */
+  public LogReader newReader(ReaderOptions options) {
+    ensureOpen();
+    LogReader reader = new DefaultLogReader(runtime, Objects.requireNonNull(options, "options"), readers::remove);
+    readers.add(reader);
+    return reader;
+  }
+
   /** For the engine's own packages; not part of the public API. */
   LogRuntime runtime() {
     return runtime;
@@ -146,7 +185,13 @@ public final class Objlog implements AutoCloseable {
   /** Stops background threads the log created. Writers and readers should be closed first. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && ownsScheduler) {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    for (LogReader reader : List.copyOf(readers)) {
+      reader.close();
+    }
+    if (ownsScheduler) {
       runtime.scheduler().shutdownNow();
     }
   }

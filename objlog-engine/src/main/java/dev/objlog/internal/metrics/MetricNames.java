@@ -39,10 +39,17 @@ public final class MetricNames {
   public static final String READER_READ = "objlog.reader.read";
   /** Counter: records returned by reads. */
   public static final String READER_RECORDS = "objlog.reader.records";
-  /** Counter: catalog head refreshes, tagged {@link #TAG_OUTCOME} changed / unchanged / missing. */
+  /**
+   * Counter: catalog head refreshes, tagged {@link #TAG_OUTCOME} changed / unchanged / missing /
+   * failed; {@code local} counts heads handed over by a writer in this JVM without any request.
+   */
   public static final String READER_HEAD_REFRESH = "objlog.reader.head.refresh";
   /** Counter: segment block reads from the store (cache misses). */
   public static final String READER_BLOCK_READS = "objlog.reader.block.reads";
-  /** Counter: tailer wake-ups, tagged {@link #TAG_OUTCOME} poll / local. */
+  /** Counter: tailer wake-ups, tagged {@link #TAG_OUTCOME} poll / local / read. */
   public static final String READER_TAIL_WAKEUPS = "objlog.reader.tail.wakeups";
+  /** Counter: segments opened (trailer, preamble and block index fetched and validated; cache misses). */
+  public static final String READER_SEGMENT_OPENS = "objlog.reader.segment.opens";
+  /** Counter: reads retried against a refreshed head after a catalog page or segment was missing. */
+  public static final String READER_RETRIES = "objlog.reader.retries";
 }

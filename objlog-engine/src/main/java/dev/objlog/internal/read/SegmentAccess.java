@@ -1,0 +1,206 @@
+package dev.objlog.internal.read;
+
+import dev.objlog.CorruptObjectException;
+import dev.objlog.Header;
+import dev.objlog.InvalidArgumentException;
+import dev.objlog.format.HashAlgorithm;
+import dev.objlog.format.catalog.LeafEntry;
+import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.format.segment.Codec;
+import dev.objlog.format.segment.DecodedBlock;
+import dev.objlog.format.segment.RangeReader;
+import dev.objlog.format.segment.RecordHeader;
+import dev.objlog.format.segment.SegmentFormat;
+import dev.objlog.format.segment.SegmentReader;
+import dev.objlog.format.segment.SegmentReaderOptions;
+import dev.objlog.format.segment.SegmentRecord;
+import dev.objlog.format.segment.SegmentRef;
+import dev.objlog.internal.cache.ByteWeightedCache;
+import dev.objlog.read.ReadRecord;
+import dev.objlog.store.ObjectStore;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Opens committed segments and reads their blocks, with a reader-wide cache of opened segments
+ * (validated trailer and block index) and one of decoded blocks.
+ *
+ * <p>A segment is always opened against the catalog's leaf entry: its key is derived from the
+ * entry (base LSN, the entry's writer epoch, uuid), so the key's epoch is the entry's by
+ * construction, and {@link SegmentReader#open} checks the trailer against every field of the
+ * entry before any record is used. Opening costs two ranged GETs: the block index and trailer
+ * together (they are adjacent at the end of the object, and the entry says where the index
+ * starts), then the 64-byte file preamble.
+ *
+ * <p>Thread-safety: safe for concurrent use; cached values are immutable.
+ */
+final class SegmentAccess {
+  /** Bytes charged per cached record beyond its value and headers. */
+  private static final int RECORD_OVERHEAD = 96;
+
+  private final ObjectStore store;
+  private final ByteWeightedCache<String, OpenSegment> segments;
+  private final ByteWeightedCache<BlockKey, List<ReadRecord>> blocks;
+
+  SegmentAccess(ObjectStore store, long segmentCacheBytes, long blockCacheBytes) {
+    this.store = store;
+    this.segments = ByteWeightedCache.create(segmentCacheBytes, OpenSegment::weight);
+    this.blocks = ByteWeightedCache.create(blockCacheBytes, SegmentAccess::weigh);
+  }
+
+  /** An opened segment and the key it was read from. */
+  record OpenSegment(String key, int partition, SegmentReader reader) {
+    int weight() {
+      return 512 + SegmentFormat.INDEX_ENTRY_SIZE * reader.blocks().size();
+    }
+
+    int blockCount() {
+      return reader.blocks().size();
+    }
+  }
+
+  private record BlockKey(String segmentKey, int block) {}
+
+  /**
+   * The segment of {@code entry}, opened and validated against it (cached).
+   *
+   * @throws dev.objlog.store.ObjectNotFoundException if the object is missing
+   * @throws CorruptObjectException if it is not the segment the entry describes
+   */
+  OpenSegment open(PartitionKeys keys, LeafEntry entry, ReaderMeters meters) {
+    String key = keys.segment(entry.baseLsn(), entry.writerEpoch(), entry.segmentUuid().toBytes());
+    return segments.get(key, k -> {
+      SegmentRef expected = expectedRef(keys.partition(), entry);
+      TailBufferedReader reader = new TailBufferedReader(store, k, entry);
+      SegmentReader opened = SegmentReader.open(
+          reader, entry.sizeBytes(), SegmentReaderOptions.defaults().withExpected(expected));
+      reader.dropTail();
+      meters.segmentOpens.increment();
+      return new OpenSegment(k, keys.partition(), opened);
+    });
+  }
+
+  /**
+   * Block {@code index} of {@code segment} as records: from the block cache, else fetched,
+   * verified and decoded (and cached when {@code cache} is set; replays pass false so a long
+   * replay does not evict the blocks tailing readers reuse).
+   */
+  List<ReadRecord> block(OpenSegment segment, int index, boolean cache, ReaderMeters meters) {
+    BlockKey key = new BlockKey(segment.key(), index);
+    List<ReadRecord> hit = blocks.getIfPresent(key);
+    if (hit != null) {
+      return hit;
+    }
+    if (!cache) {
+      return decode(segment, index, meters);
+    }
+    return blocks.get(key, k -> decode(segment, index, meters));
+  }
+
+  private static List<ReadRecord> decode(OpenSegment segment, int index, ReaderMeters meters) {
+    DecodedBlock block = segment.reader().readBlock(index);
+    meters.blockReads.increment();
+    List<ReadRecord> out = new ArrayList<>(block.records().size());
+    for (SegmentRecord r : block.records()) {
+      out.add(toReadRecord(segment.partition(), r));
+    }
+    return List.copyOf(out);
+  }
+
+  static ReadRecord toReadRecord(int partition, SegmentRecord r) {
+    List<Header> headers;
+    if (r.headers().isEmpty()) {
+      headers = List.of();
+    } else {
+      headers = new ArrayList<>(r.headers().size());
+      for (RecordHeader h : r.headers()) {
+        try {
+          headers.add(Header.of(h.key(), h.value()));
+        } catch (InvalidArgumentException e) {
+          throw new CorruptObjectException("segment record " + Long.toUnsignedString(r.lsn())
+              + " has an invalid header: " + e.getMessage(), e);
+        }
+      }
+    }
+    return new ReadRecord(partition, r.lsn(), r.timestampMs(), headers, ByteBuffer.wrap(r.value()));
+  }
+
+  private static int weigh(List<ReadRecord> records) {
+    long total = 64;
+    for (ReadRecord r : records) {
+      total += RECORD_OVERHEAD + r.valueSize();
+      for (Header h : r.headers()) {
+        total += 32 + h.encodedSize();
+      }
+    }
+    return (int) Math.min(Integer.MAX_VALUE, total);
+  }
+
+  /** Decoded blocks currently cached (for tests and diagnostics). */
+  long cachedBlocks() {
+    return blocks.size();
+  }
+
+  /** The reference the segment's trailer must match: every field of the leaf entry. */
+  static SegmentRef expectedRef(int partition, LeafEntry e) {
+    // Unknown ids raise UnsupportedVersionException (a CorruptObjectException).
+    Codec codec = Codec.fromId(e.codec());
+    HashAlgorithm hash = HashAlgorithm.fromId(e.hashAlgorithm());
+    return new SegmentRef(Integer.toUnsignedLong(partition), e.segmentUuid().toBytes(),
+        e.writerTag().toBytes(), e.baseLsn(), e.lastLsn(), e.minTimestampMs(), e.maxTimestampMs(),
+        e.recordCount(), e.blockCount(), e.sizeBytes(), e.blockIndexOffset(), e.blockIndexLength(),
+        codec, hash, e.segmentHash(), e.trailerHash());
+  }
+
+  /**
+   * Ranged reads of one segment object; the first read at or after the block index fetches the
+   * whole tail ({@code [blockIndexOffset, size)}: index and trailer) in one request and serves the
+   * opening reads from it.
+   */
+  private static final class TailBufferedReader implements RangeReader {
+    private final ObjectStore store;
+    private final String key;
+    private final long tailStart;
+    private final long size;
+    private volatile byte @Nullable [] tail;
+    private volatile boolean tailUsed;
+
+    TailBufferedReader(ObjectStore store, String key, LeafEntry entry) {
+      this.store = store;
+      this.key = key;
+      this.size = entry.sizeBytes();
+      long start = entry.blockIndexOffset();
+      boolean plausible = Long.compareUnsigned(start, size) < 0 && size - start <= (64L << 20) + 4096;
+      this.tailStart = plausible ? start : Long.MAX_VALUE;
+    }
+
+    @Override
+    public byte[] read(long offset, int length) {
+      if (!tailUsed && offset >= tailStart && offset + (long) length <= size) {
+        byte[] t = tail;
+        if (t == null) {
+          t = store.getRange(key, tailStart, (int) (size - tailStart));
+          if (t.length != size - tailStart) {
+            // Shorter than the catalog says: let the segment reader see the truth and fail.
+            tailUsed = true;
+            return store.getRange(key, offset, length);
+          }
+          tail = t;
+        }
+        int from = (int) (offset - tailStart);
+        byte[] out = new byte[length];
+        System.arraycopy(t, from, out, 0, length);
+        return out;
+      }
+      return store.getRange(key, offset, length);
+    }
+
+    /** After opening: later reads (blocks) go to the store, and the tail buffer is released. */
+    void dropTail() {
+      tailUsed = true;
+      tail = null;
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.objlog.internal.read;
+
+import dev.objlog.store.CasResult;
+import dev.objlog.store.ConditionalGetResult;
+import dev.objlog.store.CreateResult;
+import dev.objlog.store.ListPage;
+import dev.objlog.store.ObjectMetadata;
+import dev.objlog.store.ObjectStore;
+import dev.objlog.store.ObjectUpload;
+import dev.objlog.store.StoredObject;
+import dev.objlog.store.VersionToken;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A store decorator for reader tests: what conditional GETs answered, how many ranged GETs were in
+ * flight at once, and gates that hold requests so a test can line up concurrent callers
+ * deterministically.
+ */
+final class ObservedStore implements ObjectStore {
+  private final ObjectStore delegate;
+  final AtomicInteger gets = new AtomicInteger();
+  final AtomicInteger conditionalGets = new AtomicInteger();
+  final AtomicInteger rangeGets = new AtomicInteger();
+  final List<Class<?>> conditionalAnswers = new CopyOnWriteArrayList<>();
+  final AtomicInteger rangeInFlight = new AtomicInteger();
+  final AtomicInteger maxRangeInFlight = new AtomicInteger();
+  /** When set, conditional GETs wait on it (released by the test). */
+  final AtomicReference<CountDownLatch> conditionalGate = new AtomicReference<>();
+  /** Counts conditional GETs that reached the gate. */
+  final AtomicInteger atConditionalGate = new AtomicInteger();
+  /** When positive, ranged GETs wait (bounded) until this many are in flight at once; then it turns itself off. */
+  final AtomicInteger rangeRendezvous = new AtomicInteger();
+
+  ObservedStore(ObjectStore delegate) {
+    this.delegate = delegate;
+  }
+
+  void resetCounts() {
+    gets.set(0);
+    conditionalGets.set(0);
+    rangeGets.set(0);
+    conditionalAnswers.clear();
+    maxRangeInFlight.set(0);
+  }
+
+  @Override
+  public StoredObject get(String key) {
+    gets.incrementAndGet();
+    return delegate.get(key);
+  }
+
+  @Override
+  public byte[] getRange(String key, long offset, int length) {
+    rangeGets.incrementAndGet();
+    int now = rangeInFlight.incrementAndGet();
+    maxRangeInFlight.accumulateAndGet(now, Math::max);
+    try {
+      int want = rangeRendezvous.get();
+      if (want > 0) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (rangeInFlight.get() < want && maxRangeInFlight.get() < want && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+          Thread.yield();
+        }
+        rangeRendezvous.set(0);
+      }
+      return delegate.getRange(key, offset, length);
+    } finally {
+      rangeInFlight.decrementAndGet();
+    }
+  }
+
+  @Override
+  public Optional<ObjectMetadata> head(String key) {
+    return delegate.head(key);
+  }
+
+  @Override
+  public ConditionalGetResult getIfChanged(String key, VersionToken known) {
+    conditionalGets.incrementAndGet();
+    CountDownLatch gate = conditionalGate.get();
+    if (gate != null) {
+      atConditionalGate.incrementAndGet();
+      try {
+        if (!gate.await(30, TimeUnit.SECONDS)) {
+          throw new AssertionError("conditional GET gate never opened");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+    ConditionalGetResult result = delegate.getIfChanged(key, known);
+    conditionalAnswers.add(result.getClass());
+    return result;
+  }
+
+  @Override
+  public CreateResult putIfAbsent(String key, byte[] bytes) {
+    return delegate.putIfAbsent(key, bytes);
+  }
+
+  @Override
+  public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
+    return delegate.compareAndSwap(key, expected, bytes);
+  }
+
+  @Override
+  public ObjectUpload startUpload(String key) {
+    return delegate.startUpload(key);
+  }
+
+  @Override
+  public ListPage list(String prefix, String afterKey, int limit) {
+    return delegate.list(prefix, afterKey, limit);
+  }
+
+  @Override
+  public void delete(Collection<String> keys) {
+    delegate.delete(keys);
+  }
+
+  @Override
+  public String describe() {
+    return "observed(" + delegate.describe() + ")";
+  }
+}
