@@ -108,15 +108,4 @@ class WriterEndToEndTests {
           .isEqualTo(1);
     }
   }
-
-  @Test
-  void everyWriterMetricIsDocumented() throws Exception {
-    Path doc = Path.of("").toAbsolutePath().getParent().resolve("docs/METRICS.md");
-    String text = Files.readString(doc);
-    for (var field : MetricNames.class.getFields()) {
-      if (field.getName().startsWith("WRITER_")) {
-        assertThat(text).as("docs/METRICS.md documents %s", field.getName()).contains((String) field.get(null));
-      }
-    }
-  }
 }
