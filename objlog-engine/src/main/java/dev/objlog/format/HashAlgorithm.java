@@ -1,7 +1,10 @@
 package dev.objlog.format;
 
 import dev.objlog.UnsupportedVersionException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 import net.openhft.hashing.LongHashFunction;
 
@@ -99,8 +102,16 @@ public enum HashAlgorithm {
     }
   }
 
-  /** Streaming XXH64 (seed 0), since the hashing library only hashes whole inputs. */
+  /**
+   * Streaming XXH64 (seed 0), since the hashing library only hashes whole inputs. Reads 8-byte
+   * little-endian lanes through a byte-array view {@link VarHandle} (one load each, no byte
+   * assembly), and keeps the four accumulators in locals across a run of stripes.
+   */
   private static final class Xxh64Incremental implements Incremental {
+    private static final VarHandle LE64 =
+        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LE32 =
+        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long P1 = 0x9E3779B185EBCA87L;
     private static final long P2 = 0xC2B2AE3D27D4EB4FL;
     private static final long P3 = 0x165667B19E3779F9L;
@@ -128,22 +139,34 @@ public enum HashAlgorithm {
         if (pendingLen < 32) {
           return;
         }
-        stripe(pending, 0);
+        stripes(pending, 0, 32);
         pendingLen = 0;
       }
-      while (end - pos >= 32) {
-        stripe(bytes, pos);
-        pos += 32;
+      int whole = (end - pos) & ~31;
+      if (whole > 0) {
+        stripes(bytes, pos, pos + whole);
+        pos += whole;
       }
       pendingLen = end - pos;
       System.arraycopy(bytes, pos, pending, 0, pendingLen);
     }
 
-    private void stripe(byte[] b, int at) {
-      v1 = round(v1, le64(b, at));
-      v2 = round(v2, le64(b, at + 8));
-      v3 = round(v3, le64(b, at + 16));
-      v4 = round(v4, le64(b, at + 24));
+    /** Consumes the 32-byte stripes in {@code [from, to)}; {@code to - from} is a multiple of 32. */
+    private void stripes(byte[] b, int from, int to) {
+      long a1 = v1;
+      long a2 = v2;
+      long a3 = v3;
+      long a4 = v4;
+      for (int at = from; at < to; at += 32) {
+        a1 = round(a1, (long) LE64.get(b, at));
+        a2 = round(a2, (long) LE64.get(b, at + 8));
+        a3 = round(a3, (long) LE64.get(b, at + 16));
+        a4 = round(a4, (long) LE64.get(b, at + 24));
+      }
+      v1 = a1;
+      v2 = a2;
+      v3 = a3;
+      v4 = a4;
     }
 
     @Override
@@ -162,12 +185,12 @@ public enum HashAlgorithm {
       h += total;
       int i = 0;
       while (i + 8 <= pendingLen) {
-        h ^= round(0, le64(pending, i));
+        h ^= round(0, (long) LE64.get(pending, i));
         h = Long.rotateLeft(h, 27) * P1 + P4;
         i += 8;
       }
       if (i + 4 <= pendingLen) {
-        h ^= (le32(pending, i) & 0xFFFFFFFFL) * P1;
+        h ^= ((int) LE32.get(pending, i) & 0xFFFFFFFFL) * P1;
         h = Long.rotateLeft(h, 23) * P2 + P3;
         i += 4;
       }
@@ -193,21 +216,6 @@ public enum HashAlgorithm {
     private static long merge(long acc, long val) {
       acc ^= round(0, val);
       return acc * P1 + P4;
-    }
-
-    private static long le64(byte[] b, int i) {
-      return (b[i] & 0xFFL)
-          | (b[i + 1] & 0xFFL) << 8
-          | (b[i + 2] & 0xFFL) << 16
-          | (b[i + 3] & 0xFFL) << 24
-          | (b[i + 4] & 0xFFL) << 32
-          | (b[i + 5] & 0xFFL) << 40
-          | (b[i + 6] & 0xFFL) << 48
-          | (b[i + 7] & 0xFFL) << 56;
-    }
-
-    private static int le32(byte[] b, int i) {
-      return (b[i] & 0xFF) | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF) << 16 | (b[i + 3] & 0xFF) << 24;
     }
   }
 }

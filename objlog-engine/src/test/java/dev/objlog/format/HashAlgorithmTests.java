@@ -52,4 +52,55 @@ class HashAlgorithmTests {
       }
     }
   }
+
+  /**
+   * Long inputs fed in two pieces split at every offset of the first few stripes (and then in
+   * uneven chunks), so every phase of the 32-byte stripe buffer meets every lane alignment of the
+   * input array; the input also starts at every offset of an enclosing array.
+   */
+  @Test
+  void incrementalXxh64CrossesStripeBoundariesAtEveryOffset() {
+    SplittableRandom random = new SplittableRandom(7);
+    byte[] backing = new byte[4096 + 40];
+    random.nextBytes(backing);
+    for (HashAlgorithm algorithm : HashAlgorithm.values()) {
+      for (int start = 0; start < 40; start += 3) {
+        int len = 4096 - start;
+        long expected = algorithm.hash(backing, start, len);
+        for (int split = 0; split <= 130; split++) {
+          HashAlgorithm.Incremental inc = algorithm.incremental();
+          inc.update(backing, start, split);
+          inc.update(backing, start + split, len - split);
+          assertThat(inc.value()).as("%s start %d split %d", algorithm, start, split).isEqualTo(expected);
+        }
+        for (int chunk = 1; chunk <= 70; chunk++) {
+          HashAlgorithm.Incremental inc = algorithm.incremental();
+          for (int pos = 0; pos < len; pos += chunk) {
+            inc.update(backing, start + pos, Math.min(chunk, len - pos));
+          }
+          assertThat(inc.value()).as("%s start %d chunk %d", algorithm, start, chunk).isEqualTo(expected);
+        }
+      }
+      // value() mid-stream must not disturb later updates.
+      HashAlgorithm.Incremental inc = algorithm.incremental();
+      for (int pos = 0; pos < 4096; pos += 100) {
+        inc.update(backing, pos, Math.min(100, 4096 - pos));
+        assertThat(inc.value()).isEqualTo(algorithm.hash(backing, 0, Math.min(pos + 100, 4096)));
+      }
+    }
+  }
+
+  @Test
+  void incrementalXxh64MatchesOneShotOnAMultiMebibyteInput() {
+    byte[] data = new byte[3 * 1024 * 1024 + 17];
+    new SplittableRandom(11).nextBytes(data);
+    HashAlgorithm.Incremental inc = HashAlgorithm.XXH64.incremental();
+    int pos = 0;
+    for (int chunk = 1; pos < data.length; chunk = chunk * 3 + 1) {
+      int n = Math.min(chunk % 1_000_003, data.length - pos);
+      inc.update(data, pos, n);
+      pos += n;
+    }
+    assertThat(inc.value()).isEqualTo(HashAlgorithm.XXH64.hash(data, 0, data.length));
+  }
 }
