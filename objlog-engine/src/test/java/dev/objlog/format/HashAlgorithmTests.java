@@ -7,6 +7,7 @@ import dev.objlog.UnsupportedVersionException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
+import net.openhft.hashing.LongHashFunction;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,27 @@ class HashAlgorithmTests {
         assertThat(algorithm.hash(ByteBuffer.wrap(data))).isEqualTo(expected);
       }
     }
+  }
+
+  /** The own one-shot XXH64 against the hashing library, every length around the stripe and tail sizes. */
+  @Test
+  void oneShotXxh64MatchesTheHashingLibraryAtEveryLengthAndOffset() {
+    LongHashFunction reference = LongHashFunction.xx(0);
+    byte[] data = new byte[1100];
+    new SplittableRandom(5).nextBytes(data);
+    for (int offset = 0; offset < 9; offset++) {
+      for (int len = 0; len <= 1091; len++) {
+        assertThat(HashAlgorithm.XXH64.hash(data, offset, len)).as("offset %d len %d", offset, len)
+            .isEqualTo(reference.hashBytes(data, offset, len));
+      }
+    }
+    byte[] big = new byte[5 * 1024 * 1024 + 3];
+    new SplittableRandom(6).nextBytes(big);
+    assertThat(HashAlgorithm.XXH64.hash(big, 3, big.length - 3)).isEqualTo(reference.hashBytes(big, 3, big.length - 3));
+    assertThat(HashAlgorithm.XXH64.hash("abc".getBytes(StandardCharsets.US_ASCII), 0, 3))
+        .isEqualTo(0x44BC2CF5AD770999L);
+    assertThatThrownBy(() -> HashAlgorithm.XXH64.hash(data, 1000, 101))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   /**
