@@ -15,14 +15,45 @@ package dev.objlog.format.segment;
 public interface RangeReader {
   byte[] read(long offset, int length);
 
+  /**
+   * Reads {@code length} bytes starting at {@code offset} into {@code dst[dstOffset, dstOffset +
+   * length)} and returns how many it wrote; anything but {@code length} is treated like a short
+   * {@link #read}. A {@link RecordCursor} fetches every block through this into one reused buffer,
+   * so a reader that can fill a caller's array (e.g. straight from a response body) should override
+   * it; the default calls {@link #read} and copies.
+   */
+  default int readInto(long offset, int length, byte[] dst, int dstOffset) {
+    byte[] b = read(offset, length);
+    // Defensive even under @NullMarked: the reader is foreign code.
+    if (b == null || b.length != length) {
+      return b == null ? -1 : b.length;
+    }
+    System.arraycopy(b, 0, dst, dstOffset, length);
+    return length;
+  }
+
   /** A reader over bytes already in memory (copies each requested range). */
   static RangeReader ofBytes(byte[] object) {
-    return (offset, length) -> {
-      if (offset < 0 || length < 0 || offset > object.length - (long) length) {
-        throw new dev.objlog.InvalidArgumentException("range [" + offset + ", +" + length
-            + ") outside an object of " + object.length + " bytes");
+    return new RangeReader() {
+      @Override
+      public byte[] read(long offset, int length) {
+        check(offset, length);
+        return java.util.Arrays.copyOfRange(object, (int) offset, (int) offset + length);
       }
-      return java.util.Arrays.copyOfRange(object, (int) offset, (int) offset + length);
+
+      @Override
+      public int readInto(long offset, int length, byte[] dst, int dstOffset) {
+        check(offset, length);
+        System.arraycopy(object, (int) offset, dst, dstOffset, length);
+        return length;
+      }
+
+      private void check(long offset, int length) {
+        if (offset < 0 || length < 0 || offset > object.length - (long) length) {
+          throw new dev.objlog.InvalidArgumentException("range [" + offset + ", +" + length
+              + ") outside an object of " + object.length + " bytes");
+        }
+      }
     };
   }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +23,11 @@ import org.jspecify.annotations.Nullable;
  * After that each block is fetched on demand with one range read of its preamble and stored bytes,
  * and is checked (preamble equals index entry, hash before decompression, record rules) before any
  * record is returned. LSNs are unsigned 64-bit values throughout.
+ *
+ * <p>Two ways to read records, with the same checks: {@link #cursor(long)} (and {@link
+ * #forEachRecord}) reads them in place from the decoded block, allocating nothing per record, for
+ * replay; {@link #records(long)} and {@link #readBlock} copy each record out into a self-contained
+ * {@link SegmentRecord}.
  *
  * <p>Errors: {@link dev.objlog.CorruptObjectException} for bytes that break a rule (subclasses
  * {@link IntegrityException} for hash or reference mismatches, {@link
@@ -136,12 +142,15 @@ public final class SegmentReader {
   }
 
   /**
-   * Fetches, verifies and decodes block {@code blockIndex}.
+   * Fetches, verifies and decodes block {@code blockIndex}, copying every record out.
    *
    * @throws InvalidArgumentException if there is no such block
    */
   public DecodedBlock readBlock(int blockIndex) {
-    return new DecodedBlock(blocks.get(checkBlockIndex(blockIndex)), decodeBlock(blockIndex, null));
+    BlockInfo entry = blocks.get(checkBlockIndex(blockIndex));
+    byte[] b = fetchBlock(entry);
+    return new DecodedBlock(entry, BlockDecoder.decode(
+        entry, trailer.codec(), trailer.hashAlgorithm(), b, BLOCK_PREAMBLE_SIZE));
   }
 
   private int checkBlockIndex(int blockIndex) {
@@ -151,13 +160,31 @@ public final class SegmentReader {
     return blockIndex;
   }
 
-  private List<SegmentRecord> decodeBlock(int blockIndex, byte @Nullable [] scratch) {
-    BlockInfo entry = blocks.get(checkBlockIndex(blockIndex));
+  /**
+   * One range read of the block {@code entry} describes (preamble and stored bytes), with the
+   * preamble checked and required to equal the entry. The stored bytes start at offset 64.
+   */
+  byte[] fetchBlock(BlockInfo entry) {
     byte[] b = fetch(reader, entry.offset(), BLOCK_PREAMBLE_SIZE + (int) entry.storedSize());
     BlockInfo found = Layout.parseBlockPreamble(b, 0, entry.offset(), trailer.codec());
     Layout.requireSameBlock(found, entry);
-    return BlockDecoder.decode(
-        entry, trailer.codec(), trailer.hashAlgorithm(), b, BLOCK_PREAMBLE_SIZE, scratch);
+    return b;
+  }
+
+  /**
+   * As {@link #fetchBlock}, into {@code dst[0, 64 + stored_size)} through {@link
+   * RangeReader#readInto}; {@code dst} must be at least that long (stored_size is validated, so at
+   * most 64 B + 20 MiB).
+   */
+  void fetchBlockInto(BlockInfo entry, byte[] dst) {
+    int length = BLOCK_PREAMBLE_SIZE + (int) entry.storedSize();
+    int n = reader.readInto(entry.offset(), length, dst, 0);
+    if (n != length) {
+      throw Layout.corrupt("range read of " + length + " bytes at " + entry.offset() + " returned "
+          + (n < 0 ? "nothing" : n + " bytes"));
+    }
+    BlockInfo found = Layout.parseBlockPreamble(dst, 0, entry.offset(), trailer.codec());
+    Layout.requireSameBlock(found, entry);
   }
 
   /**
@@ -208,13 +235,46 @@ public final class SegmentReader {
     if (timestampMs <= block.minTimestampMs()) {
       return OptionalLong.of(block.baseLsn());
     }
-    for (SegmentRecord r : readBlock(lo).records()) {
-      if (r.timestampMs() >= timestampMs) {
-        return OptionalLong.of(r.lsn());
+    // Only this block, read in place: no record is copied to find the LSN.
+    try (RecordCursor cursor = new RecordCursor(this, block.baseLsn(), lo, lo + 1, false)) {
+      while (cursor.next()) {
+        if (cursor.timestampMs() >= timestampMs) {
+          return OptionalLong.of(cursor.lsn());
+        }
       }
     }
     throw Layout.corrupt("block at " + block.offset() + " has max_timestamp_ms " + block.maxTimestampMs()
         + " but no record at or after " + timestampMs);
+  }
+
+  /**
+   * A zero-copy cursor over the records from {@code fromLsn} (clamped up to the base LSN) to the end
+   * of the segment, fetching one block at a time as it reaches it; see {@link RecordCursor} for what
+   * is checked when, and for how long what it returns stays valid. Immediately exhausted if {@code
+   * fromLsn} is past the last LSN. Close it (or run it to the end) to release its native zstd context.
+   */
+  public RecordCursor cursor(long fromLsn) {
+    int first = blockIndexForLsn(fromLsn);
+    return new RecordCursor(this, fromLsn, first < 0 ? blocks.size() : first, blocks.size(), true);
+  }
+
+  /** A zero-copy cursor over every record of the segment, in LSN order. */
+  public RecordCursor cursor() {
+    return cursor(trailer.baseLsn());
+  }
+
+  /**
+   * Hands every record from {@code fromLsn} (clamped up to the base LSN) to {@code visitor}, in LSN
+   * order, as a {@link RecordView} valid only during the call: the visitor copies what it keeps.
+   * Runs a {@link #cursor(long)} to the end and closes it, also when the visitor throws.
+   */
+  public void forEachRecord(long fromLsn, Consumer<? super RecordView> visitor) {
+    Objects.requireNonNull(visitor, "visitor");
+    try (RecordCursor cursor = cursor(fromLsn)) {
+      while (cursor.next()) {
+        visitor.accept(cursor);
+      }
+    }
   }
 
   /**
@@ -223,7 +283,9 @@ public final class SegmentReader {
    * Corruption surfaces from {@code hasNext}/{@code next} as {@link dev.objlog.CorruptObjectException}.
    */
   public Iterator<SegmentRecord> records(long fromLsn) {
-    return new RecordIterator(fromLsn);
+    int first = blockIndexForLsn(fromLsn);
+    return new RecordIterator(
+        new RecordCursor(this, fromLsn, first < 0 ? blocks.size() : first, blocks.size(), false));
   }
 
   /** Every record of the segment, in LSN order. */
@@ -231,39 +293,28 @@ public final class SegmentReader {
     return records(trailer.baseLsn());
   }
 
-  private final class RecordIterator implements Iterator<SegmentRecord> {
-    private final long from;
-    private int nextBlock;
-    private @Nullable List<SegmentRecord> current;
-    private int pos;
-    /** Decompression buffer reused across this iterator's blocks (records copy their bytes out). */
-    private byte @Nullable [] scratch;
+  /**
+   * The copying iterator, built on a {@link RecordCursor}: one {@link RecordCursor#toRecord} per
+   * record. An iterator cannot be closed, so its cursor owns no native context (zstd makes one per
+   * block) and frees its buffers when it reaches the end.
+   */
+  private static final class RecordIterator implements Iterator<SegmentRecord> {
+    private final RecordCursor cursor;
+    /** Whether {@code cursor} is on a record not yet returned; null if not yet known. */
+    private @Nullable Boolean ready;
 
-    RecordIterator(long from) {
-      this.from = from;
-      this.nextBlock = blockIndexForLsn(from);
-      if (nextBlock < 0) {
-        nextBlock = blocks.size();
-      }
+    RecordIterator(RecordCursor cursor) {
+      this.cursor = cursor;
     }
 
     @Override
     public boolean hasNext() {
-      while (current == null || pos >= current.size()) {
-        if (nextBlock >= blocks.size()) {
-          return false;
-        }
-        long rawSize = blocks.get(nextBlock).rawSize();
-        if (trailer.codec() == Codec.ZSTD && (scratch == null || scratch.length < rawSize)) {
-          scratch = new byte[(int) rawSize];
-        }
-        current = decodeBlock(nextBlock++, scratch);
-        pos = 0;
-        while (pos < current.size() && Long.compareUnsigned(current.get(pos).lsn(), from) < 0) {
-          pos++;
-        }
+      Boolean r = ready;
+      if (r == null) {
+        r = cursor.next();
+        ready = r;
       }
-      return true;
+      return r;
     }
 
     @Override
@@ -271,7 +322,8 @@ public final class SegmentReader {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      return Objects.requireNonNull(current).get(pos++);
+      ready = null;
+      return cursor.toRecord();
     }
   }
 }

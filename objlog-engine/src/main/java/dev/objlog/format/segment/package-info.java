@@ -4,7 +4,8 @@
  * <p><b>Owns:</b> the streaming {@link dev.objlog.format.segment.SegmentEncoder} (records in, bytes
  * out in file order, Go-identical block sealing), the ranged-read {@link
  * dev.objlog.format.segment.SegmentReader} (trailer, preamble, index, then one block at a time; seek
- * by LSN and by timestamp), the index-free {@link dev.objlog.format.segment.SequentialSegmentReader},
+ * by LSN and by timestamp; records copied out or read in place through a {@link
+ * dev.objlog.format.segment.RecordCursor}), the index-free {@link dev.objlog.format.segment.SequentialSegmentReader},
  * and the value types of records, blocks, preamble, trailer and the catalog's expected {@link
  * dev.objlog.format.segment.SegmentRef}.
  *

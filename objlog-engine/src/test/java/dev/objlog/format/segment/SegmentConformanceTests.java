@@ -130,6 +130,8 @@ class SegmentConformanceTests {
     }
     assertThat(byBlock).containsExactlyElementsOf(expected);
     assertThat(collect(segment.records())).containsExactlyElementsOf(expected);
+    assertThat(RecordCursorTests.viewedRecords(segment, segment.trailer().baseLsn()))
+        .containsExactlyElementsOf(expected);
     assertThat(SequentialSegmentReader.readAll(bytes)).containsExactlyElementsOf(expected);
     for (int i = 0; i < expected.size(); i++) {
       SegmentRecord e = expected.get(i);
@@ -163,6 +165,15 @@ class SegmentConformanceTests {
         List<SegmentRecord> rest = new ArrayList<>(List.of(first));
         it.forEachRemaining(rest::add);
         assertThat(rest).containsExactlyElementsOf(expected.subList(index, expected.size()));
+        reader.reset();
+        try (RecordCursor cursor = segment.cursor(lsn)) {
+          assertThat(cursor.next()).isTrue();
+          assertThat(cursor.lsn()).isEqualTo(lsn);
+          assertThat(cursor.block()).isEqualTo(block);
+          assertThat(reader.reads()).containsExactly(new Range(block.offset(), 64 + (int) block.storedSize()));
+        }
+        assertThat(RecordCursorTests.viewedRecords(segment, lsn))
+            .containsExactlyElementsOf(expected.subList(index, expected.size()));
       }
     }
     SegmentTrailer t = segment.trailer();

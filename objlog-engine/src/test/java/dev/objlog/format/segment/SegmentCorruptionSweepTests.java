@@ -98,6 +98,7 @@ class SegmentCorruptionSweepTests {
         // block, index or trailer hash.
         attempt(() -> readFully(SegmentReader.open(RangeReader.ofBytes(object), size))),
         attempt(() -> SequentialSegmentReader.readAll(object)),
+        attempt(() -> RecordCursorTests.drain(SegmentReader.open(RangeReader.ofBytes(object), size))),
     };
     int accepted = 0;
     for (Throwable t : outcomes) {

@@ -374,6 +374,7 @@ class SegmentDecoderValidationTests {
     byte[] seg = zstdSegment(List.of(frame), List.of(300));
     SegmentReader segment = SegmentReader.open(RangeReader.ofBytes(seg), seg.length);
     assertThat(segment.readBlock(0).records().get(0).value()).hasSize(284);
+    assertThat(RecordCursorTests.viewedRecords(segment, BASE)).hasSize(1);
     assertThat(SequentialSegmentReader.readAll(seg)).hasSize(1);
   }
 
@@ -425,6 +426,8 @@ class SegmentDecoderValidationTests {
   private static void assertBlockRejected(byte[] seg, Class<? extends Throwable> type, String message) {
     SegmentReader segment = SegmentReader.open(RangeReader.ofBytes(seg), seg.length);
     assertThatThrownBy(() -> segment.readBlock(0)).isExactlyInstanceOf(type).hasMessageContaining(message);
+    assertThatThrownBy(() -> RecordCursorTests.drain(segment)).isExactlyInstanceOf(type)
+        .hasMessageContaining(message);
     assertThatThrownBy(() -> SequentialSegmentReader.readAll(seg)).isExactlyInstanceOf(type)
         .hasMessageContaining(message);
   }
@@ -434,12 +437,16 @@ class SegmentDecoderValidationTests {
       SegmentReader segment = SegmentReader.open(RangeReader.ofBytes(bytes), bytes.length);
       segment.records().forEachRemaining(r -> {});
     }).isExactlyInstanceOf(rule.type()).hasMessageContaining(rule.message());
+    assertThatThrownBy(() -> RecordCursorTests.drain(SegmentReader.open(RangeReader.ofBytes(bytes), bytes.length)))
+        .isExactlyInstanceOf(rule.type()).hasMessageContaining(rule.message());
     assertThatThrownBy(() -> SequentialSegmentReader.readAll(bytes)).isInstanceOf(CorruptObjectException.class);
   }
 
   private static void assertRejectedWhenBlockRead(byte[] bytes, int block, Rule rule) {
     SegmentReader segment = SegmentReader.open(RangeReader.ofBytes(bytes), bytes.length);
     assertThatThrownBy(() -> segment.readBlock(block))
+        .isExactlyInstanceOf(rule.type()).hasMessageContaining(rule.message());
+    assertThatThrownBy(() -> RecordCursorTests.drain(segment))
         .isExactlyInstanceOf(rule.type()).hasMessageContaining(rule.message());
     assertThatThrownBy(() -> SequentialSegmentReader.readAll(bytes)).isInstanceOf(CorruptObjectException.class);
   }

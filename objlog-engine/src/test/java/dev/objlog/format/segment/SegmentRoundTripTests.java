@@ -82,6 +82,7 @@ class SegmentRoundTripTests {
     assertThat(segment.trailer()).as(at).isEqualTo(trailer);
     assertThat(SegmentConformanceTests.collect(segment.records())).as(at).containsExactlyElementsOf(input);
     assertThat(SequentialSegmentReader.readAll(bytes)).as(at).containsExactlyElementsOf(input);
+    assertThat(RecordCursorTests.viewedRecords(segment, base)).as(at + " cursor").containsExactlyElementsOf(input);
     assertBlocksSealedLikeTheGoWriter(segment.blocks(), input, target, at);
 
     for (int probe = 0; probe < 20; probe++) {
@@ -90,6 +91,8 @@ class SegmentRoundTripTests {
       List<SegmentRecord> rest = new ArrayList<>();
       it.forEachRemaining(rest::add);
       assertThat(rest).as(at + " seek to record " + i).containsExactlyElementsOf(input.subList(i, count));
+      assertThat(RecordCursorTests.viewedRecords(segment, input.get(i).lsn()))
+          .as(at + " cursor seek to record " + i).containsExactlyElementsOf(input.subList(i, count));
 
       long ts = input.get(random.nextInt(count)).timestampMs() + random.nextInt(-2, 3);
       OptionalLong want = input.stream().filter(r -> r.timestampMs() >= ts).mapToLong(SegmentRecord::lsn).findFirst();

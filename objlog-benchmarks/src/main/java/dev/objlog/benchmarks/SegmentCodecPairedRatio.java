@@ -1,0 +1,87 @@
+package dev.objlog.benchmarks;
+
+import java.util.Arrays;
+import java.util.function.LongSupplier;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Ratios of {@link SegmentCodecBenchmark}'s format operations to their bare zstd-jni references
+ * measured <em>interleaved</em>: each round times one raw operation and one format operation back to
+ * back (alternating which goes first), so load from other processes on a shared machine hits both
+ * sides of a pair alike. Reports, per pair, the median of the per-round throughput ratios (raw time
+ * / format time) with its interquartile range, and each side's median time. JMH stays the reference
+ * for absolute figures; this is for the ratio when the machine is not quiet.
+ *
+ * <p>{@code java -cp objlog-benchmarks/target/objlog-benchmarks.jar
+ * dev.objlog.benchmarks.SegmentCodecPairedRatio [rounds] [warmupSeconds]}
+ */
+public final class SegmentCodecPairedRatio {
+  private SegmentCodecPairedRatio() {}
+
+  public static void main(String[] args) {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+    int warmupSeconds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+    Blackhole bh = new Blackhole(
+        "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    for (int level : new int[] {1, 3}) {
+      SegmentCodecBenchmark b = new SegmentCodecBenchmark();
+      b.level = level;
+      b.setUp();
+      try {
+        pair("encode       level " + level, b::rawZstdCompress,
+            () -> b.segmentEncode().hashCode(), rounds, warmupSeconds);
+        pair("decode       level " + level, b::rawZstdDecompress,
+            () -> { b.segmentDecode(bh); return 0; }, rounds, warmupSeconds);
+        pair("decode-copy  level " + level, b::rawZstdDecompress,
+            () -> { b.segmentDecodeCopying(bh); return 0; }, rounds, warmupSeconds);
+      } finally {
+        b.tearDown();
+      }
+    }
+  }
+
+  private static void pair(String name, LongSupplier raw, LongSupplier format, int rounds, int warmupSeconds) {
+    long sink = 0;
+    long warmEnd = System.nanoTime() + warmupSeconds * 1_000_000_000L;
+    while (System.nanoTime() < warmEnd) {
+      sink += raw.getAsLong() + format.getAsLong();
+    }
+    double[] ratios = new double[rounds];
+    double[] rawMs = new double[rounds];
+    double[] formatMs = new double[rounds];
+    for (int i = 0; i < rounds; i++) {
+      long r;
+      long f;
+      if ((i & 1) == 0) {
+        long t0 = System.nanoTime();
+        sink += raw.getAsLong();
+        long t1 = System.nanoTime();
+        sink += format.getAsLong();
+        long t2 = System.nanoTime();
+        r = t1 - t0;
+        f = t2 - t1;
+      } else {
+        long t0 = System.nanoTime();
+        sink += format.getAsLong();
+        long t1 = System.nanoTime();
+        sink += raw.getAsLong();
+        long t2 = System.nanoTime();
+        f = t1 - t0;
+        r = t2 - t1;
+      }
+      ratios[i] = (double) r / f;
+      rawMs[i] = r / 1e6;
+      formatMs[i] = f / 1e6;
+    }
+    Arrays.sort(ratios);
+    Arrays.sort(rawMs);
+    Arrays.sort(formatMs);
+    System.out.printf("%s: ratio median %.3f (IQR %.3f..%.3f) | raw median %.2f ms, format median %.2f ms"
+        + " | %d rounds%s%n", name, q(ratios, 0.5), q(ratios, 0.25), q(ratios, 0.75), q(rawMs, 0.5),
+        q(formatMs, 0.5), rounds, sink == 42 ? " " : "");
+  }
+
+  private static double q(double[] sorted, double p) {
+    return sorted[(int) Math.min(sorted.length - 1, Math.round(p * (sorted.length - 1)))];
+  }
+}
