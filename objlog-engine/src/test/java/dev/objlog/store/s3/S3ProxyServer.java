@@ -12,16 +12,23 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * An in-process S3Proxy on 127.0.0.1 with an ephemeral port and the in-memory backend (behind
+ * Shared with other modules' tests through the engine's test jar.
+ *
+ * <p>An in-process S3Proxy on 127.0.0.1 with an ephemeral port and the in-memory backend (behind
  * {@link FlatKeysBlobStore}), optionally with {@link AtomicConditionsBlobStore} around it.
  */
-final class S3ProxyServer implements AutoCloseable {
-  static final String ACCESS_KEY = "objlog-test-access";
-  static final String SECRET_KEY = "objlog-test-secret-do-not-leak";
+public final class S3ProxyServer implements AutoCloseable {
+  public static final String ACCESS_KEY = "objlog-test-access";
+  public static final String SECRET_KEY = "objlog-test-secret-do-not-leak";
 
   private final S3Proxy proxy;
   private final BlobStore blobStore;
-  final URI endpoint;
+  public final URI endpoint;
+
+  /** The endpoint, for code that wants a method. */
+  public URI endpoint() {
+    return endpoint;
+  }
 
   private S3ProxyServer(S3Proxy proxy, BlobStore blobStore, URI endpoint) {
     this.proxy = proxy;
@@ -33,7 +40,7 @@ final class S3ProxyServer implements AutoCloseable {
    * Starts a server; skips the calling test class when that fails on a user's machine, and fails
    * it under {@code CI=true}.
    */
-  static S3ProxyServer start(boolean atomicConditions) {
+  public static S3ProxyServer start(boolean atomicConditions) {
     BlobStore backend = new FlatKeysBlobStore(new TransientNio2BlobStore());
     BlobStore blobStore = atomicConditions ? new AtomicConditionsBlobStore(backend) : backend;
     S3Proxy proxy =
@@ -61,16 +68,16 @@ final class S3ProxyServer implements AutoCloseable {
     return new S3ProxyServer(proxy, blobStore, URI.create("http://127.0.0.1:" + proxy.getPort()));
   }
 
-  void createBucket(String bucket) {
+  public void createBucket(String bucket) {
     blobStore.createContainer(bucket);
   }
 
   /** A path-style client with the server's credentials, using the SDK's default retries. */
-  S3Client client() {
+  public S3Client client() {
     return clientWith(ACCESS_KEY, SECRET_KEY);
   }
 
-  S3Client clientWith(String accessKey, String secretKey) {
+  public S3Client clientWith(String accessKey, String secretKey) {
     return S3Client.builder()
         .endpointOverride(endpoint)
         .region(Region.US_EAST_1)

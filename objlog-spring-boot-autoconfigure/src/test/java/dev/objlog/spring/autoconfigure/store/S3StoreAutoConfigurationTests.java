@@ -3,7 +3,7 @@ package dev.objlog.spring.autoconfigure.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.objlog.spring.autoconfigure.FailureAnalyses;
-import dev.objlog.spring.autoconfigure.S3ProxyFixture;
+import dev.objlog.store.s3.S3ProxyServer;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.s3.S3ObjectStore;
@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 class S3StoreAutoConfigurationTests {
   private static final String BUCKET = "objlog-spring";
 
-  private static S3ProxyFixture server;
+  private static S3ProxyServer server;
 
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
@@ -37,7 +37,7 @@ class S3StoreAutoConfigurationTests {
 
   @BeforeAll
   static void startServer() {
-    server = S3ProxyFixture.start();
+    server = S3ProxyServer.start(false);
     server.createBucket(BUCKET);
   }
 
@@ -52,8 +52,8 @@ class S3StoreAutoConfigurationTests {
     return new String[] {
       "objlog.store.s3.endpoint=" + server.endpoint(),
       "objlog.store.s3.path-style=true",
-      "objlog.store.s3.access-key=" + S3ProxyFixture.ACCESS_KEY,
-      "objlog.store.s3.secret-key=" + S3ProxyFixture.SECRET_KEY,
+      "objlog.store.s3.access-key=" + S3ProxyServer.ACCESS_KEY,
+      "objlog.store.s3.secret-key=" + S3ProxyServer.SECRET_KEY,
     };
   }
 
@@ -64,9 +64,9 @@ class S3StoreAutoConfigurationTests {
       S3ObjectStore store = context.getBean(S3ObjectStore.class);
       assertThat(store.bucket()).isEqualTo(BUCKET);
       assertThat(store.partSize()).isEqualTo(6 * 1024 * 1024);
-      assertThat(store.describe()).contains(BUCKET).doesNotContain(S3ProxyFixture.SECRET_KEY);
+      assertThat(store.describe()).contains(BUCKET).doesNotContain(S3ProxyServer.SECRET_KEY);
       assertThat(context.getBean(ObjlogConnectionDetails.class)).isInstanceOf(PropertiesObjlogConnectionDetails.class);
-      assertThat(context.getBean(ObjlogConnectionDetails.class).toString()).doesNotContain(S3ProxyFixture.SECRET_KEY);
+      assertThat(context.getBean(ObjlogConnectionDetails.class).toString()).doesNotContain(S3ProxyServer.SECRET_KEY);
     });
   }
 
@@ -98,7 +98,7 @@ class S3StoreAutoConfigurationTests {
   @Test
   void connectionDetailsFromAServiceConnectionWinOverPropertiesAndClients() {
     ObjlogConnectionDetails details =
-        new FixedConnectionDetails(server.endpoint(), S3ProxyFixture.ACCESS_KEY, S3ProxyFixture.SECRET_KEY, null);
+        new FixedConnectionDetails(server.endpoint(), S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY, null);
     try (S3Client wrong = S3Client.builder().region(Region.US_EAST_1).endpointOverride(URI.create("http://127.0.0.1:9")).build()) {
       runner
           .withPropertyValues("objlog.store.s3.endpoint=http://127.0.0.1:9", "objlog.store.s3.access-key=no", "objlog.store.s3.secret-key=no")
@@ -115,7 +115,7 @@ class S3StoreAutoConfigurationTests {
   void aBucketFromConnectionDetailsWinsOverTheProperty() {
     server.createBucket("from-details");
     ObjlogConnectionDetails details =
-        new FixedConnectionDetails(server.endpoint(), S3ProxyFixture.ACCESS_KEY, S3ProxyFixture.SECRET_KEY, "from-details");
+        new FixedConnectionDetails(server.endpoint(), S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY, "from-details");
     runner.withBean(ObjlogConnectionDetails.class, () -> details).run(context -> {
       assertThat(context).hasNotFailed();
       assertThat(context.getBean(S3ObjectStore.class).bucket()).isEqualTo("from-details");
@@ -154,7 +154,7 @@ class S3StoreAutoConfigurationTests {
         .withPropertyValues(
             "objlog.store.s3.endpoint=" + server.endpoint(),
             "objlog.store.s3.path-style=true",
-            "objlog.store.s3.access-key=" + S3ProxyFixture.ACCESS_KEY,
+            "objlog.store.s3.access-key=" + S3ProxyServer.ACCESS_KEY,
             "objlog.store.s3.secret-key=wrong-secret-do-not-show")
         .run(context -> {
           assertThat(context).hasFailed();

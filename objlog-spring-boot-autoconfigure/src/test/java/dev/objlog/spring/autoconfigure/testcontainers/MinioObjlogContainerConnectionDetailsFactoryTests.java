@@ -2,7 +2,7 @@ package dev.objlog.spring.autoconfigure.testcontainers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.objlog.spring.autoconfigure.S3ProxyFixture;
+import dev.objlog.store.s3.S3ProxyServer;
 import dev.objlog.spring.autoconfigure.store.ObjlogConnectionDetails;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
 import dev.objlog.store.s3.S3ObjectStore;
@@ -39,10 +39,10 @@ class MinioObjlogContainerConnectionDetailsFactoryTests {
 
   @Test
   void theDetailsDriveTheS3Store() throws Exception {
-    try (S3ProxyFixture server = S3ProxyFixture.start()) {
+    try (S3ProxyServer server = S3ProxyServer.start(false)) {
       server.createBucket("from-minio");
       ObjlogConnectionDetails details =
-          detailsFor(new UnstartedMinio(server.endpoint().toString(), S3ProxyFixture.ACCESS_KEY, S3ProxyFixture.SECRET_KEY));
+          detailsFor(new UnstartedMinio(server.endpoint().toString(), S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY));
       new ApplicationContextRunner()
           .withConfiguration(AutoConfigurations.of(ObjlogStoreAutoConfiguration.class))
           .withPropertyValues("objlog.store.type=s3", "objlog.store.bucket=from-minio")
