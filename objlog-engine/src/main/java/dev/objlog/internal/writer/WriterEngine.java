@@ -92,6 +92,11 @@ public final class WriterEngine implements PartitionWriter {
     /** The sealed bytes in file order, kept until committed so an upload can be retried. */
     final List<byte[]> chunks;
     final CompletableFuture<PartitionHead> committed = new CompletableFuture<>();
+    /**
+     * One future per accepted record, completed before {@link #committed}: whoever waits on the
+     * segment (flush, close) then finds every record's future already settled.
+     */
+    final List<CompletableFuture<PartitionHead>> recordFutures = new ArrayList<>();
     final Instant firstAccepted;
     long records;
     long rawBytes;
@@ -272,7 +277,8 @@ public final class WriterEngine implements PartitionWriter {
         batch.estimate = worstCase(batch.records, batch.rawBytes);
         meters.records.increment();
         meters.bytes.increment(size);
-        CompletableFuture<PartitionHead> future = batch.committed.copy();
+        CompletableFuture<PartitionHead> future = new CompletableFuture<>();
+        batch.recordFutures.add(future);
         if (batch.records >= options.batch().maxRecords() || batch.rawBytes >= options.batch().maxBytes()) {
           cutLocked(false, true);
         }
@@ -724,6 +730,7 @@ public final class WriterEngine implements PartitionWriter {
     meters.commit(publishTime, group.size(), Duration.between(group.get(0).firstAccepted, clock.instant()));
     runtime.commitBus().published(catalog.headKey(), session.head());
     for (Segment s : group) {
+      s.recordFutures.forEach(f -> f.complete(head));
       s.committed.complete(head);
     }
     signal.complete(head);
@@ -742,6 +749,7 @@ public final class WriterEngine implements PartitionWriter {
       lock.unlock();
     }
     for (Segment s : group) {
+      s.recordFutures.forEach(f -> f.completeExceptionally(cause));
       s.committed.completeExceptionally(cause);
     }
   }
@@ -792,6 +800,7 @@ public final class WriterEngine implements PartitionWriter {
       release();
     }
     for (Segment s : dropped) {
+      s.recordFutures.forEach(f -> f.completeExceptionally(first));
       s.committed.completeExceptionally(first);
     }
     signal.completeExceptionally(first);

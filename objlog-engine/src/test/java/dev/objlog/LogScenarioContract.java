@@ -1,0 +1,195 @@
+package dev.objlog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.objlog.format.catalog.CatalogCodec;
+import dev.objlog.format.catalog.Head;
+import dev.objlog.read.CheckpointAheadException;
+import dev.objlog.read.CheckpointMismatchException;
+import dev.objlog.read.Cursor;
+import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.read.Freshness;
+import dev.objlog.read.LogReader;
+import dev.objlog.read.PartitionReader;
+import dev.objlog.read.ReadRecord;
+import dev.objlog.read.ReadResult;
+import dev.objlog.read.ReaderOptions;
+import dev.objlog.read.Tailer;
+import dev.objlog.read.Watch;
+import dev.objlog.store.ObjectStore;
+import dev.objlog.store.fault.FaultInjectingObjectStore;
+import dev.objlog.store.fault.FaultInjectingObjectStore.Fault;
+import dev.objlog.store.fault.FaultInjectingObjectStore.FaultRule;
+import dev.objlog.store.fault.FaultInjectingObjectStore.Operation;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The log's key scenarios (PROTOCOLS.md §5.1–5.6) through the public API only, as one suite that
+ * each store's test class extends: what the writer commits the reader reads, the catalog cascades
+ * over several index levels, a lost reply on the head write is reconciled, a superseded writer
+ * stops, a local commit wakes a tailer, cursors resume and refuse bad checkpoints.
+ */
+public abstract class LogScenarioContract {
+
+  /** The store under test; each test works in its own stream, so one store per class is fine. */
+  protected abstract ObjectStore store() throws Exception;
+
+  private ObjectStore store;
+  private String stream;
+
+  @BeforeEach
+  void pickStream() throws Exception {
+    store = store();
+    stream = "scenarios/" + getClass().getSimpleName() + "/" + UUID.randomUUID();
+  }
+
+  @AfterEach
+  void nothingToRelease() {
+    // Stores belong to the subclass; logs are closed by each test.
+  }
+
+  private static WriterOptions cutEvery(int records) {
+    return WriterOptions.builder().batch(Duration.ofHours(1), 64L << 20, records).build();
+  }
+
+  private static List<String> values(ReadResult result) {
+    return result.records().stream().map(ReadRecord::valueAsString).toList();
+  }
+
+  @Test
+  void whatTheWriterCommitsTheReaderReadsByLsnTimestampFetchAndCursor() throws Exception {
+    try (Objlog log = Objlog.open(store, stream, ObjlogOptions.builder().catalogLimits(2, 2).build());
+        PartitionWriter writer = log.openWriter(0, cutEvery(3))) {
+      for (int i = 0; i < 20; i++) {
+        writer.append(LogRecord.of(1_000 + i / 2, "record-" + i));
+      }
+      assertThat(writer.flush().nextLsn()).isEqualTo(20);
+
+      PartitionReader reader = log.reader().partition(0);
+      ReadResult all = reader.read(0, 100, Freshness.LATEST);
+      assertThat(values(all)).containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "record-" + i).toList());
+      assertThat(all.records()).extracting(ReadRecord::lsn).isSorted();
+      assertThat(all.nextLsn()).isEqualTo(20);
+      assertThat(reader.readFromTimestamp(1_005, 1).records()).extracting(ReadRecord::lsn).containsExactly(10L);
+      assertThat(reader.fetch(13)).map(ReadRecord::valueAsString).hasValue("record-13");
+      assertThat(reader.read(20, 10).records()).isEmpty();
+
+      Cursor cursor = reader.cursor(0, 7);
+      assertThat(cursor.next().records()).hasSize(7);
+      CursorCheckpoint checkpoint = cursor.checkpoint();
+      assertThat(checkpoint.toJson())
+          .isEqualTo("{\"version\":1,\"stream_id\":\"" + stream + "\",\"partition\":0,\"next_lsn\":7}");
+      Cursor resumed = reader.resume(CursorCheckpoint.parse(checkpoint.toJson()), 100);
+      assertThat(resumed.next().records()).extracting(ReadRecord::lsn).first().isEqualTo(7L);
+    }
+  }
+
+  @Test
+  void theCatalogCascadesOverThreeIndexLevelsAndLookupsCrossEveryPage() throws Exception {
+    try (Objlog log = Objlog.open(store, stream, ObjlogOptions.builder().catalogLimits(2, 2).build());
+        PartitionWriter writer = log.openWriter(0, cutEvery(1))) {
+      for (int i = 0; i < 17; i++) {
+        writer.append(LogRecord.of(i, "s" + i)).committed().get(30, TimeUnit.SECONDS);
+      }
+      // 17 one-record segments with fan-out 2: sealed pages up to level 3, open sections above.
+      Head head = CatalogCodec.decodeHead(store.get(log.runtime().catalog(0).headKey()).bytes());
+      assertThat(head.levelCount()).isGreaterThanOrEqualTo(3);
+      assertThat(log.runtime().catalog(0).verifyTree(head).levels()).isGreaterThanOrEqualTo(3);
+
+      PartitionReader reader = log.newReader(ReaderOptions.defaults()).partition(0);
+      for (int lsn = 0; lsn < 17; lsn++) {
+        assertThat(reader.fetch(lsn)).as("fetch %d", lsn).map(ReadRecord::valueAsString).hasValue("s" + lsn);
+        assertThat(reader.readFromTimestamp(lsn, 1).records()).extracting(ReadRecord::lsn).containsExactly((long) lsn);
+      }
+    }
+  }
+
+  @Test
+  void aLostReplyOnTheHeadWriteIsReconciledAndEveryRecordCommitsOnce() throws Exception {
+    FaultInjectingObjectStore faulty = FaultInjectingObjectStore.builder(store).seed(7).build();
+    try (Objlog log = Objlog.open(faulty, stream);
+        PartitionWriter writer = log.openWriter(0, cutEvery(2))) {
+      writer.append(LogRecord.of(1, "a"));
+      writer.append(LogRecord.of(1, "b"));
+      writer.flush();
+      faulty.addRule(new FaultRule(Set.of(Operation.COMPARE_AND_SWAP), log.runtime().catalog(0).headKey(),
+          Fault.LOST_REPLY, 1));
+      writer.append(LogRecord.of(2, "c"));
+      AppendResult last = writer.append(LogRecord.of(2, "d"));
+      assertThat(last.committed().get(30, TimeUnit.SECONDS).nextLsn()).isEqualTo(4);
+      assertThat(faulty.injectedFaults()).extracting(FaultInjectingObjectStore.InjectedFault::fault)
+          .contains(Fault.LOST_REPLY);
+      assertThat(values(log.reader().partition(0).read(0, 10, Freshness.LATEST))).containsExactly("a", "b", "c", "d");
+      assertThat(log.head(0).orElseThrow().reachableSegmentCount()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aSupersededWriterFailsAndTheNewOwnerContinuesTheSameLog() throws Exception {
+    try (Objlog log = Objlog.open(store, stream)) {
+      PartitionWriter first = log.openWriter(0, cutEvery(100));
+      first.append(LogRecord.of(1, "a"));
+      first.flush();
+      try (PartitionWriter second = log.openWriter(0, cutEvery(100))) {
+        AppendResult late = first.append(LogRecord.of(2, "stale"));
+        assertThatThrownBy(first::flush).isInstanceOf(StaleWriterException.class);
+        assertThat(late.committed()).isCompletedExceptionally();
+        assertThat(second.append(LogRecord.of(3, "b")).lsn()).isEqualTo(1);
+        second.flush();
+      }
+      assertThat(values(log.reader().partition(0).read(0, 10, Freshness.LATEST))).containsExactly("a", "b");
+      assertThat(log.head(0).orElseThrow().writerEpoch()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aCommitInThisJvmWakesATailerWithoutWaitingForTheHourlyPoll() throws Exception {
+    ReaderOptions hourlyPoll = ReaderOptions.builder().pollInterval(Duration.ofHours(1)).build();
+    try (Objlog log = Objlog.open(store, stream);
+        PartitionWriter writer = log.openWriter(0, cutEvery(100));
+        LogReader reader = log.newReader(hourlyPoll);
+        Watch watch = reader.watch(0)) {
+      writer.append(LogRecord.of(1, "before"));
+      writer.flush();
+      Tailer tailer = watch.tail(0, 0, 100);
+      assertThat(values(tailer.next(Duration.ofSeconds(30)))).containsExactly("before");
+
+      CompletableFuture<ReadResult> waiting = CompletableFuture.supplyAsync(() -> {
+        try {
+          return tailer.next();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      writer.append(LogRecord.of(2, "after"));
+      writer.flush();
+      // A bounded wait, not a timing assertion: with an hourly poll only the local commit can wake it.
+      assertThat(values(waiting.get(30, TimeUnit.SECONDS))).containsExactly("after");
+    }
+  }
+
+  @Test
+  void resumingRefusesCheckpointsOfAnotherStreamOrBeyondTheHead() throws Exception {
+    try (Objlog log = Objlog.open(store, stream);
+        PartitionWriter writer = log.openWriter(0, cutEvery(100))) {
+      writer.append(LogRecord.of(1, "only"));
+      writer.flush();
+      PartitionReader reader = log.reader().partition(0);
+      assertThatThrownBy(() -> reader.resume(new CursorCheckpoint(1, "another/stream", 0, 0), 10))
+          .isInstanceOf(CheckpointMismatchException.class);
+      assertThatThrownBy(() -> reader.resume(new CursorCheckpoint(1, stream, 0, 5), 10))
+          .isInstanceOf(CheckpointAheadException.class);
+      assertThat(values(reader.resume(new CursorCheckpoint(1, stream, 0, 0), 10).next())).containsExactly("only");
+    }
+  }
+}
