@@ -236,6 +236,12 @@ public final class Reclaimer implements Runner, AutoCloseable {
           if (head.levelCount() > 0) {
             state.maxPageLevel = Math.max(state.maxPageLevel, Math.min(63, head.levelCount() - 1));
           }
+          // A trim can drop the top levels from the head while their pages are still in the
+          // bucket: look one level further each time until a level folder is empty.
+          while (state.maxPageLevel < 63
+              && !store.list(keys.pageLevelDir(state.maxPageLevel + 1), 1).entries().isEmpty()) {
+            state.maxPageLevel++;
+          }
           if (operation == Operation.RECLAIM) {
             reclaimPass();
           } else {
