@@ -60,10 +60,15 @@ public final class LogFixture implements AutoCloseable {
   private final AtomicLong uuids = new AtomicLong(1);
 
   public LogFixture(ObjectStore store, MutableClock clock, int leafLimit, int indexLimit) {
+    this(store, clock, leafLimit, indexLimit, "lc");
+  }
+
+  public LogFixture(ObjectStore store, MutableClock clock, int leafLimit, int indexLimit,
+      String prefix) {
     this.clock = clock;
     this.store = store;
     this.log = Objlog.open(store, STREAM, ObjlogOptions.builder()
-        .prefix("lc")
+        .prefix(prefix)
         .catalogLimits(leafLimit, indexLimit)
         .clock(clock)
         .sleeper(d -> {})
