@@ -46,6 +46,6 @@ public record RetentionRequest(
 
   /** Whether a gate lowered the request. */
   public boolean clamped() {
-    return beforeLsn != requestedBeforeLsn && outcome != Outcome.UNCHANGED;
+    return beforeLsn != requestedBeforeLsn;
   }
 }
