@@ -7,6 +7,8 @@ import dev.objlog.internal.catalog.InitializeResult;
 import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.catalog.SegmentRefs;
 import dev.objlog.internal.read.DefaultLogReader;
+import dev.objlog.internal.retention.RetentionRequests;
+import dev.objlog.internal.retention.SnapshotMarkers;
 import dev.objlog.internal.writer.WriterEngine;
 import dev.objlog.read.LogReader;
 import dev.objlog.read.ReaderOptions;
@@ -169,6 +171,74 @@ public final class Objlog implements AutoCloseable {
     LogReader reader = new DefaultLogReader(runtime, Objects.requireNonNull(options, "options"), readers::remove);
     readers.add(reader);
     return reader;
+  }
+
+  // ---------------------------------------------------------------- retention and snapshots
+
+  /**
+   * Asks the partition's writer to trim records below {@code beforeLsn} (PROTOCOLS.md §5.7):
+   * writes the retention mailbox and changes nothing readable. The writer applies it with {@code
+   * PartitionWriter.applyRetention()}; a {@link dev.objlog.lifecycle.Reclaimer} deletes the
+   * trimmed objects after its delete delay. Requests are monotonic: each new one needs a higher
+   * policy version and an LSN no lower than the last; the same request again is a no-op.
+   *
+   * @param policyVersion positive (u64)
+   * @param beforeLsn trim every segment that ends below this LSN (u64)
+   * @throws RetentionRegressionException if the request goes backwards
+   * @throws InvalidArgumentException if {@code policyVersion} is 0
+   */
+  public RetentionRequest requestRetention(int partition, long policyVersion, long beforeLsn) {
+    return requestRetention(partition, policyVersion, beforeLsn, RetentionGate.NONE);
+  }
+
+  /**
+   * {@link #requestRetention(int, long, long)} lowered to what {@code gate} allows (consumer-gated
+   * retention, or {@link #snapshotGate()}); see {@link RetentionGate}.
+   */
+  public RetentionRequest requestRetention(int partition, long policyVersion, long beforeLsn,
+      RetentionGate gate) {
+    ensureOpen();
+    return RetentionRequests.request(runtime, partition, policyVersion, beforeLsn,
+        Objects.requireNonNull(gate, "gate"));
+  }
+
+  /** The partition's current retention request, if one was ever made. */
+  public Optional<RetentionRequest> retentionRequest(int partition) {
+    ensureOpen();
+    return RetentionRequests.current(runtime, partition);
+  }
+
+  /**
+   * Announces an application snapshot of the partition through {@code throughLsn}, stored by the
+   * application at {@code objectKey}, in {@code maintenance/snapshot.json} (our extension;
+   * docs/FORMAT.md). Markers only advance; the same marker again is a no-op.
+   *
+   * @throws InvalidArgumentException if {@code throughLsn} is not committed yet or the key is
+   *     empty
+   * @throws SnapshotRegressionException if a newer snapshot covers a higher LSN
+   */
+  public SnapshotMarker recordSnapshot(int partition, long throughLsn, String objectKey) {
+    ensureOpen();
+    return SnapshotMarkers.record(runtime, partition, throughLsn,
+        Objects.requireNonNull(objectKey, "objectKey"));
+  }
+
+  /**
+   * The partition's newest snapshot marker: a replica loads the snapshot and replays from {@link
+   * SnapshotMarker#replayFromLsn()}.
+   */
+  public Optional<SnapshotMarker> latestSnapshot(int partition) {
+    ensureOpen();
+    return SnapshotMarkers.latest(runtime.store(), runtime.keys(partition));
+  }
+
+  /**
+   * A gate that never lets retention trim records the newest snapshot does not cover (nothing at
+   * all while a partition has no snapshot). Combine it with other gates with {@link
+   * RetentionGate#and}.
+   */
+  public RetentionGate snapshotGate() {
+    return partition -> latestSnapshot(partition).map(SnapshotMarker::replayFromLsn).orElse(0L);
   }
 
   /** For the engine's own packages; not part of the public API. */

@@ -66,6 +66,21 @@ public interface PartitionWriter extends AutoCloseable {
   PartitionHead flush();
 
   /**
+   * Applies the partition's pending retention request (see {@link Objlog#requestRetention}) through
+   * this writer's fence: trims whole segments below the requested LSN with one catalog commit.
+   * Finishes an earlier application whose outcome was unknown first. Records stay readable until a
+   * reclaimer deletes them after its delete delay.
+   *
+   * @return what was requested and the floor now in effect; {@code applied=false} when nothing
+   *     was pending
+   * @throws CommitIndeterminateException if the commit's outcome is unknown; not terminal, the
+   *     next call settles it
+   * @throws StaleWriterException if another writer took the partition over (terminal)
+   * @throws WriterClosedException after close, abort or a terminal failure
+   */
+  RetentionResult applyRetention();
+
+  /**
    * Cuts the batch being built and returns a future that completes when everything accepted so
    * far is committed (with that head), or fails with the terminal cause.
    */

@@ -192,4 +192,34 @@ public abstract class LogScenarioContract {
       assertThat(values(reader.resume(new CursorCheckpoint(1, stream, 0, 0), 10).next())).containsExactly("only");
     }
   }
+
+  @Test
+  void retentionRequestedByAnyProcessIsAppliedThroughTheWritersFence() throws Exception {
+    try (Objlog log = Objlog.open(store, stream);
+        PartitionWriter writer = log.openWriter(0, cutEvery(2))) {
+      for (int i = 0; i < 10; i++) {
+        writer.append(LogRecord.of(i, "r" + i));
+      }
+      writer.flush();
+      RetentionRequest request = log.requestRetention(0, 1, 5);
+      assertThat(request.beforeLsn()).isEqualTo(5);
+      assertThat(log.head(0).orElseThrow().oldestLsn()).as("a request alone changes nothing").isZero();
+
+      RetentionResult result = writer.applyRetention();
+      assertThat(result.applied()).isTrue();
+      // Whole segments only: [4, 5] straddles LSN 5, so the floor is its base.
+      assertThat(result.oldestLsn()).isEqualTo(4);
+      assertThat(writer.applyRetention().applied()).as("nothing pending the second time").isFalse();
+
+      PartitionReader reader = log.newReader(ReaderOptions.defaults()).partition(0);
+      assertThatThrownBy(() -> reader.read(1, 10, Freshness.LATEST))
+          .isInstanceOfSatisfying(LsnExpiredException.class, e -> {
+            assertThat(e.oldestLsn()).isEqualTo(4);
+            assertThat(e.nextLsn()).isEqualTo(10);
+          });
+      assertThat(values(reader.read(4, 10))).containsExactly("r4", "r5", "r6", "r7", "r8", "r9");
+      writer.append(LogRecord.of(10, "after retention"));
+      assertThat(writer.flush().nextLsn()).isEqualTo(11);
+    }
+  }
 }

@@ -132,6 +132,42 @@ final class CatalogTree {
   }
 
   /**
+   * Whether the tree under {@code head} holds, at page level {@code level}, the page with id
+   * {@code pageIdHex} whose last LSN is {@code seqHi}: at every level only one page covers a given
+   * LSN, so one descent towards {@code seqHi} finds the only candidate.
+   */
+  boolean referencesPage(Head head, int level, long seqHi, String pageIdHex) {
+    if (head.reachableSegmentCount() == 0
+        || Long.compareUnsigned(seqHi, head.oldestLsn()) < 0
+        || Long.compareUnsigned(seqHi, head.nextLsn()) >= 0) {
+      return false;
+    }
+    List<Root> roots = head.roots();
+    int i = firstMatch(roots, r -> Long.compareUnsigned(r.seqHi(), seqHi) >= 0);
+    if (i == roots.size() || !(roots.get(i) instanceof Root.PageRoot pageRoot)) {
+      return false;
+    }
+    IndexEntry reference = pageRoot.reference();
+    long parentEpoch = head.writerEpoch();
+    while (true) {
+      if (reference.level() == level) {
+        return reference.seqHi() == seqHi && reference.pageId().hex().equals(pageIdHex);
+      }
+      if (reference.level() < level) {
+        return false;
+      }
+      DecodedPage decoded = loadChild(reference, parentEpoch);
+      parentEpoch = decoded.page().header().writerEpoch();
+      List<IndexEntry> entries = decoded.index().entries();
+      int j = firstMatch(entries, e -> Long.compareUnsigned(e.seqHi(), seqHi) >= 0);
+      if (j == entries.size()) {
+        return false;
+      }
+      reference = entries.get(j);
+    }
+  }
+
+  /**
    * Descends from the first root matching {@code rootProbe} through the first matching entry of
    * every page. The probes are monotone along the log (false, then true), so binary search finds
    * the first match at every level. Returns null if no root matches.

@@ -4,6 +4,7 @@ import dev.objlog.CommitIndeterminateException;
 import dev.objlog.CorruptObjectException;
 import dev.objlog.InvalidArgumentException;
 import dev.objlog.ObjlogException;
+import dev.objlog.RetentionRegressionException;
 import dev.objlog.StaleWriterException;
 import dev.objlog.TimestampOrderException;
 import dev.objlog.format.catalog.Head;
@@ -45,8 +46,8 @@ import org.jspecify.annotations.Nullable;
  *       and the writer must never mint a different segment for that range.
  *   <li>{@link InvalidPublishResultException} or {@link CorruptObjectException}: terminal.
  * </ul>
- * After a terminal failure every later call fails the same way. Retention application (the next
- * change to the head a writer makes) will commit through the same compare-and-swap loop.
+ * After a terminal failure every later call fails the same way. {@link #applyRetention} commits
+ * through the same compare-and-swap loop; see its comment for how it differs on unknown outcomes.
  *
  * <p>Thread-safety: safe for concurrent use; publishes are serialised by an internal lock.
  */
@@ -60,6 +61,8 @@ public final class FencedSession {
   private byte[] headBytes;
   private VersionToken token;
   private @Nullable RuntimeException terminal;
+  /** A retention whose head swap had an unknown outcome; settled before the next change. */
+  private @Nullable Retain pendingRetention;
 
   FencedSession(PartitionCatalog catalog, Id128 writerId, Head head, byte[] headBytes,
       VersionToken token) {
@@ -113,8 +116,8 @@ public final class FencedSession {
     lock.lock();
     try {
       failIfTerminal();
+      settlePendingRetention();
       Head previous = head;
-      byte[] previousBytes = headBytes;
       Mutation mutation = CatalogMutations.append(previous, group, catalog.keys());
       try {
         CatalogMutations.checkPublishResult(previous, mutation.head(), group);
@@ -126,10 +129,81 @@ public final class FencedSession {
       } catch (CorruptObjectException e) {
         throw fail(e);
       }
-      return commit(previousBytes, mutation, group);
+      boolean reconciled = commit(new Publish(headBytes, mutation, group));
+      return new PublishResult(mutation.head(), group.size(), reconciled);
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Applies retention (FORMAT.md §2.10) through this session's fence: trimmed page copies are
+   * stored create-only, then one head compare-and-swap commits the new floor. A retention whose
+   * outcome an earlier call left unknown is settled first (by reading the head back); if it was
+   * this very request and it landed, the result reports it as applied.
+   *
+   * <p>Errors: {@link RetentionRegressionException} or {@link InvalidArgumentException} (nothing
+   * written, session usable); {@link TransientStoreException} (definitely not applied, retry);
+   * {@link CommitIndeterminateException} (may have applied; <b>not</b> terminal: the next call
+   * of this method or of {@link #publish} settles it first, and fails the same way while the head
+   * cannot be read); {@link StaleWriterException}, {@link CatalogConflictException}, {@link
+   * CorruptObjectException} (terminal, as for publish).
+   *
+   * @param policyVersion the request's policy version (u64, positive)
+   * @param beforeLsn trim every segment that ends below this LSN (u64); clamped to next_lsn
+   */
+  public RetentionApplyResult applyRetention(long policyVersion, long beforeLsn) {
+    lock.lock();
+    try {
+      failIfTerminal();
+      Retain settled = settlePendingRetention();
+      if (settled != null && settled.policyVersion == policyVersion) {
+        return new RetentionApplyResult(true, policyVersion, head.appliedRetentionLsn(),
+            head.oldestLsn(), head, true);
+      }
+      CatalogMutations.Retention retention = CatalogMutations.retain(head, policyVersion,
+          beforeLsn, catalog.keys(), catalog::loadChild);
+      Mutation mutation = retention.mutation();
+      if (mutation == null) {
+        return new RetentionApplyResult(false, head.appliedRetentionVersion(),
+            head.appliedRetentionLsn(), head.oldestLsn(), head, false);
+      }
+      catalog.putPages(mutation.pages());
+      Retain change = new Retain(headBytes, mutation, policyVersion, retention.targetLsn());
+      boolean reconciled = commit(change);
+      return new RetentionApplyResult(true, policyVersion, retention.targetLsn(),
+          mutation.head().oldestLsn(), mutation.head(), reconciled);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Settles a retention left indeterminate by reading the head back.
+   *
+   * @return the settled change if it turned out committed, else null
+   * @throws CommitIndeterminateException if the head still cannot be read (still pending)
+   */
+  private @Nullable Retain settlePendingRetention() {
+    Retain pending = pendingRetention;
+    if (pending == null) {
+      return null;
+    }
+    StoredObject current;
+    try {
+      current = catalog.store().get(catalog.headKey());
+    } catch (ObjectNotFoundException e) {
+      current = null;
+    } catch (StoreException e) {
+      throw new CommitIndeterminateException("catalog: " + pending.describe()
+          + " has an unknown outcome and the head still cannot be read", e);
+    }
+    pendingRetention = null;
+    if (see(current, pending, true) == Seen.COMMITTED) {
+      return pending;
+    }
+    token = current == null ? token : current.token();
+    return null;
   }
 
   /** What a head read after a failed or ambiguous swap says about our commit. */
@@ -140,7 +214,105 @@ public final class FencedSession {
     UNCHANGED
   }
 
-  private PublishResult commit(byte[] previousBytes, Mutation mutation, List<LeafEntry> group) {
+  /** One head change being committed, and how to recognise it in a head read back. */
+  private abstract static class Change {
+    final byte[] previousBytes;
+    final Mutation mutation;
+
+    Change(byte[] previousBytes, Mutation mutation) {
+      this.previousBytes = previousBytes;
+      this.mutation = mutation;
+    }
+
+    abstract String describe();
+
+    /**
+     * Whether {@code observed} (not byte-identical to our head) contains this change.
+     *
+     * @param maybeApplied whether an earlier attempt may have taken effect
+     */
+    abstract boolean landed(Head observed, boolean maybeApplied, boolean sameFence);
+
+    /** Whether an unknown outcome makes the session unusable. */
+    abstract boolean terminalWhenIndeterminate();
+  }
+
+  private final class Publish extends Change {
+    private final List<LeafEntry> group;
+
+    Publish(byte[] previousBytes, Mutation mutation, List<LeafEntry> group) {
+      super(previousBytes, mutation);
+      this.group = group;
+    }
+
+    @Override
+    String describe() {
+      return "publish of " + FencedSession.describe(group);
+    }
+
+    @Override
+    boolean landed(Head observed, boolean maybeApplied, boolean sameFence) {
+      if (!maybeApplied && sameFence) {
+        // Only an earlier attempt of ours can have put the group in the head; skip the page
+        // reads when none could have taken effect and the fence is still ours.
+        return false;
+      }
+      LeafEntry last = group.get(group.size() - 1);
+      if (Long.compareUnsigned(last.baseLsn(), observed.oldestLsn()) < 0
+          && Long.compareUnsigned(last.lastLsn(), observed.nextLsn()) < 0
+          && maybeApplied) {
+        throw fail(new CommitIndeterminateException("catalog: " + describe()
+            + " cannot be reconciled: retention already trimmed its range"));
+      }
+      try {
+        return catalog.holds(observed, last);
+      } catch (StoreException | CorruptObjectException e) {
+        throw fail(new CommitIndeterminateException("catalog: " + describe()
+            + " cannot be reconciled: reading the tree failed", e));
+      }
+    }
+
+    @Override
+    boolean terminalWhenIndeterminate() {
+      return true;
+    }
+  }
+
+  private static final class Retain extends Change {
+    final long policyVersion;
+    final long targetLsn;
+
+    Retain(byte[] previousBytes, Mutation mutation, long policyVersion, long targetLsn) {
+      super(previousBytes, mutation);
+      this.policyVersion = policyVersion;
+      this.targetLsn = targetLsn;
+    }
+
+    @Override
+    String describe() {
+      return "retention (version " + Long.toUnsignedString(policyVersion) + ", before "
+          + Long.toUnsignedString(targetLsn) + ")";
+    }
+
+    @Override
+    boolean landed(Head observed, boolean maybeApplied, boolean sameFence) {
+      // Only this session changes the head under its fence, and applied versions only rise.
+      return observed.appliedRetentionVersion() == policyVersion
+          && observed.appliedRetentionLsn() == targetLsn;
+    }
+
+    @Override
+    boolean terminalWhenIndeterminate() {
+      return false;
+    }
+  }
+
+  /**
+   * The compare-and-swap loop with reconciliation (PROTOCOLS.md §5.2).
+   *
+   * @return true if the commit was recognised by reading the head back rather than a clean swap
+   */
+  private boolean commit(Change change) {
     CatalogOptions options = catalog.options();
     int attempts = options.publishAttempts();
     VersionToken expected = token;
@@ -148,15 +320,15 @@ public final class FencedSession {
     boolean maybeApplied = false;
     for (int attempt = 1; attempt <= attempts; attempt++) {
       try {
-        CasResult result =
-            catalog.store().compareAndSwap(catalog.headKey(), expected, mutation.headBytes());
+        CasResult result = catalog.store().compareAndSwap(catalog.headKey(), expected,
+            change.mutation.headBytes());
         if (result instanceof CasResult.Swapped swapped) {
-          adopt(mutation.head(), mutation.headBytes(), swapped.token());
-          return new PublishResult(mutation.head(), group.size(), false);
+          adopt(change.mutation.head(), change.mutation.headBytes(), swapped.token());
+          return false;
         }
         StoredObject current = ((CasResult.Conflict) result).current();
-        if (see(current, previousBytes, mutation, group, maybeApplied) == Seen.COMMITTED) {
-          return new PublishResult(mutation.head(), group.size(), true);
+        if (see(current, change, maybeApplied) == Seen.COMMITTED) {
+          return true;
         }
         // Same content under a new token: nothing of ours landed; swap against the new token.
         expected = current.token();
@@ -186,35 +358,39 @@ public final class FencedSession {
       e.addSuppressed(lastErr);
       if (!maybeApplied) {
         // No attempt could have taken effect: definitely not committed.
-        throw new TransientStoreException("catalog: publish of " + describe(group)
+        throw new TransientStoreException("catalog: " + change.describe()
             + " failed and was not committed", false, e);
       }
-      throw fail(new CommitIndeterminateException("catalog: publish of " + describe(group)
-          + " may or may not have committed: the head swap got no clear answer and the head"
-          + " could not be read back", e));
+      CommitIndeterminateException unknown = new CommitIndeterminateException("catalog: "
+          + change.describe() + " may or may not have committed: the head swap got no clear"
+          + " answer and the head could not be read back", e);
+      if (change.terminalWhenIndeterminate()) {
+        throw fail(unknown);
+      }
+      pendingRetention = (Retain) change;
+      throw unknown;
     }
-    if (see(current, previousBytes, mutation, group, maybeApplied) == Seen.COMMITTED) {
-      return new PublishResult(mutation.head(), group.size(), true);
+    if (see(current, change, maybeApplied) == Seen.COMMITTED) {
+      return true;
     }
     token = current.token();
-    throw new TransientStoreException("catalog: publish of " + describe(group)
+    throw new TransientStoreException("catalog: " + change.describe()
         + " was not committed (the head is unchanged) after " + attempts + " attempts", false,
         lastErr);
   }
 
   /**
    * Reconciles with the head the store holds (PROTOCOLS.md §5.2): our exact bytes, or our
-   * group's last segment reachable exactly → committed; another fence → stale writer; the head
-   * we built on → unchanged; anything else → another segment owns the range.
+   * change recognisable in the head → committed; another fence → stale writer; the head we built
+   * on → unchanged; anything else → another change owns the head.
    */
-  private Seen see(@Nullable StoredObject current, byte[] previousBytes, Mutation mutation,
-      List<LeafEntry> group, boolean maybeApplied) {
+  private Seen see(@Nullable StoredObject current, Change change, boolean maybeApplied) {
     if (current == null) {
       throw fail(new CatalogConflictException("catalog: the head " + catalog.headKey()
-          + " disappeared during a publish"));
+          + " disappeared during a " + change.describe()));
     }
-    if (Arrays.equals(current.bytes(), mutation.headBytes())) {
-      adopt(mutation.head(), mutation.headBytes(), current.token());
+    if (Arrays.equals(current.bytes(), change.mutation.headBytes())) {
+      adopt(change.mutation.head(), change.mutation.headBytes(), current.token());
       return Seen.COMMITTED;
     }
     Head observed;
@@ -224,46 +400,28 @@ public final class FencedSession {
       throw fail(e);
     }
     boolean sameFence = observed.writerEpoch() == writerEpoch && observed.writerId().equals(writerId);
-    LeafEntry last = group.get(group.size() - 1);
-    if (maybeApplied || !sameFence) {
-      // Only an earlier attempt of ours can have put the group in the head; skip the page reads
-      // when none could have taken effect and the fence is still ours.
-      if (Long.compareUnsigned(last.baseLsn(), observed.oldestLsn()) < 0
-          && Long.compareUnsigned(last.lastLsn(), observed.nextLsn()) < 0
-          && maybeApplied) {
-        throw fail(new CommitIndeterminateException("catalog: publish of " + describe(group)
-            + " cannot be reconciled: retention already trimmed its range"));
+    if (change.landed(observed, maybeApplied, sameFence)) {
+      adopt(observed, current.bytes(), current.token());
+      if (!sameFence) {
+        // Committed, then taken over: this change stands, the next one must not.
+        terminal = new StaleWriterException("catalog: writer " + writerId + " epoch "
+            + Long.toUnsignedString(writerEpoch) + " was taken over by epoch "
+            + Long.toUnsignedString(observed.writerEpoch()));
       }
-      boolean committed;
-      try {
-        committed = catalog.holds(observed, last);
-      } catch (StoreException | CorruptObjectException e) {
-        throw fail(new CommitIndeterminateException("catalog: publish of " + describe(group)
-            + " cannot be reconciled: reading the tree failed", e));
-      }
-      if (committed) {
-        adopt(observed, current.bytes(), current.token());
-        if (!sameFence) {
-          // Committed, then taken over: this publish stands, the next one must not.
-          terminal = new StaleWriterException("catalog: writer " + writerId + " epoch "
-              + Long.toUnsignedString(writerEpoch) + " was taken over by epoch "
-              + Long.toUnsignedString(observed.writerEpoch()));
-        }
-        return Seen.COMMITTED;
-      }
+      return Seen.COMMITTED;
     }
     if (!sameFence) {
       throw fail(new StaleWriterException("catalog: writer " + writerId + " epoch "
           + Long.toUnsignedString(writerEpoch) + " was taken over by writer "
           + observed.writerId() + " epoch " + Long.toUnsignedString(observed.writerEpoch())));
     }
-    if (Arrays.equals(current.bytes(), previousBytes)) {
+    if (Arrays.equals(current.bytes(), change.previousBytes)) {
       return Seen.UNCHANGED;
     }
-    throw fail(new CatalogConflictException("catalog: publish of " + describe(group)
+    throw fail(new CatalogConflictException("catalog: " + change.describe()
         + " conflicts: the head moved to next LSN " + Long.toUnsignedString(observed.nextLsn())
         + " generation " + Long.toUnsignedString(observed.generation())
-        + " under the same fence without this group"));
+        + " under the same fence without it"));
   }
 
   private void adopt(Head newHead, byte[] bytes, VersionToken newToken) {

@@ -5,9 +5,12 @@ import dev.objlog.InvalidArgumentException;
 import dev.objlog.IntegrityException;
 import dev.objlog.format.catalog.CatalogCodec;
 import dev.objlog.format.catalog.CatalogIdentity;
+import dev.objlog.format.catalog.DecodedPage;
 import dev.objlog.format.catalog.Head;
 import dev.objlog.format.catalog.Id128;
+import dev.objlog.format.catalog.IndexEntry;
 import dev.objlog.format.catalog.LeafEntry;
+import dev.objlog.format.key.ParsedKey;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.store.CasResult;
 import dev.objlog.store.ConditionalGetResult;
@@ -375,6 +378,43 @@ public final class PartitionCatalog {
    */
   public TreeReport verifyTree(Head head) {
     return tree.verifyTree(head);
+  }
+
+  /**
+   * The page {@code reference} points to, through the page cache, checked against the reference.
+   *
+   * @throws ObjectNotFoundException if the page is missing
+   * @throws CorruptObjectException if the page is invalid or does not match its reference
+   */
+  DecodedPage loadChild(IndexEntry reference, long parentWriterEpoch) {
+    return tree.loadChild(reference, parentWriterEpoch);
+  }
+
+  /**
+   * Whether the page stored under {@code pageKey} is part of the tree under {@code head}: one
+   * descent towards the page's last LSN (a GET per level when cold), comparing the page id found
+   * at the page's level. A key that does not parse as a page of this partition is not reachable.
+   *
+   * @throws ObjectNotFoundException if a page on the way is missing
+   * @throws CorruptObjectException if a page on the way is invalid
+   */
+  public boolean referencesPage(Head head, ParsedKey.Page page) {
+    return tree.referencesPage(head, page.level(), page.seqHi(), page.pageIdHex());
+  }
+
+  /**
+   * Whether the segment object {@code segment} is the one the tree under {@code head} holds for
+   * its base LSN (same epoch and uuid).
+   *
+   * @throws ObjectNotFoundException if a page on the way is missing
+   * @throws CorruptObjectException if a page on the way is invalid
+   */
+  public boolean referencesSegment(Head head, ParsedKey.Segment segment) {
+    return tree.findSegment(head, segment.baseLsn())
+        .map(e -> e.baseLsn() == segment.baseLsn()
+            && e.writerEpoch() == segment.writerEpoch()
+            && e.segmentUuid().hex().equals(segment.segmentUuidHex()))
+        .orElse(false);
   }
 
   /** Whether {@code entry} is reachable under {@code head} exactly as given. */

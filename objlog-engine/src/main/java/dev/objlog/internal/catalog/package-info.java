@@ -3,7 +3,8 @@
  * carry/cascade into immutable pages, lookups by LSN and timestamp, listing, full tree
  * verification, and the head and page caches. Internal.
  *
- * <p><b>Owns</b>: the state transitions of a head (FORMAT.md §2.8, §2.9) computed in memory
+ * <p><b>Owns</b>: the state transitions of a head (FORMAT.md §2.8–2.10, including the
+ * copy-on-write retention trim) computed in memory
  * ({@code CatalogMutations}); the commit protocol around them (pages create-only first, then one
  * head compare-and-swap, then reconciliation of conflicting or ambiguous answers, PROTOCOLS.md
  * §5.1–5.2) in {@link dev.objlog.internal.catalog.PartitionCatalog} and {@link
@@ -13,8 +14,8 @@
  *
  * <p><b>Does not own</b>: bytes (format.catalog), keys (format.key), transport and store retries
  * (store adapters), segment files, the writer's batching and ordering (it hands the session
- * groups of finalized segments), reader freshness policy, retention trim (next: an {@code
- * applyRetention} on the fenced session reusing its commit loop), garbage collection.
+ * groups of finalized segments), reader freshness policy, the retention mailbox
+ * ({@code internal.retention}), garbage collection ({@code lifecycle}).
  *
  * <p><b>Invariants</b>: nothing is written for a publish until every page and the head it builds
  * encode and pass the format's rules; all pages are stored before the head swap, so a crash
@@ -36,7 +37,9 @@
  * bug), {@link dev.objlog.CorruptObjectException} (bad bytes). Maybe committed: {@link
  * dev.objlog.CommitIndeterminateException} (publish) and {@link
  * dev.objlog.internal.catalog.FenceIndeterminateException} (takeover) — never mint a different
- * segment for a range that may be committed.
+ * segment for a range that may be committed. A retention apply with an unknown outcome is the
+ * exception: it is remembered and settled (by reading the head back) before the session's next
+ * change, because retention is idempotent and carries no new data.
  */
 @NullMarked
 package dev.objlog.internal.catalog;

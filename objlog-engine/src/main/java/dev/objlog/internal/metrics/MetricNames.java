@@ -11,6 +11,7 @@ public final class MetricNames {
   public static final String TAG_STREAM = "stream";
   public static final String TAG_PARTITION = "partition";
   public static final String TAG_OUTCOME = "outcome";
+  public static final String TAG_OPERATION = "operation";
 
   // writer
   /** Counter: records accepted by {@code append}. */
@@ -52,4 +53,28 @@ public final class MetricNames {
   public static final String READER_SEGMENT_OPENS = "objlog.reader.segment.opens";
   /** Counter: reads retried against a refreshed head after a catalog page or segment was missing. */
   public static final String READER_RETRIES = "objlog.reader.retries";
+
+  // retention and lifecycle
+  /**
+   * Counter: retention requests, tagged {@link #TAG_OUTCOME} created / advanced / unchanged /
+   * held_back / regression.
+   */
+  public static final String RETENTION_REQUESTS = "objlog.retention.requests";
+  /** Counter: retention applications by a writer, tagged {@link #TAG_OUTCOME} applied / noop / failed. */
+  public static final String RETENTION_APPLIES = "objlog.retention.applies";
+  /** Counter: snapshot markers recorded, tagged {@link #TAG_OUTCOME} recorded / unchanged. */
+  public static final String SNAPSHOT_MARKERS = "objlog.snapshot.markers";
+  /**
+   * Counter: reclaimer passes, tagged {@link #TAG_OPERATION} reclaim / scrub and {@link
+   * #TAG_OUTCOME} done / has_more / failed / lease_held / lease_lost.
+   */
+  public static final String LIFECYCLE_PASSES = "objlog.lifecycle.passes";
+  /** Counter: objects the reclaimer deleted, tagged {@link #TAG_OPERATION}. */
+  public static final String LIFECYCLE_DELETED_OBJECTS = "objlog.lifecycle.deleted.objects";
+  /** Counter: bytes of the objects the reclaimer deleted, tagged {@link #TAG_OPERATION}. */
+  public static final String LIFECYCLE_DELETED_BYTES = "objlog.lifecycle.deleted.bytes";
+  /** Gauge: pages in the partition's scrub quarantine after the last scrub pass. */
+  public static final String LIFECYCLE_QUARANTINE = "objlog.lifecycle.quarantine";
+  /** Counter: reclaimer passes that lost their lease to another owner mid-pass. */
+  public static final String LIFECYCLE_LEASE_LOST = "objlog.lifecycle.lease.lost";
 }

@@ -1,5 +1,6 @@
 package dev.objlog.internal.writer;
 
+import dev.objlog.RetentionResult;
 import dev.objlog.Header;
 import dev.objlog.IntegrityException;
 import dev.objlog.InvalidArgumentException;
@@ -28,6 +29,7 @@ import dev.objlog.format.segment.SegmentEncoderOptions;
 import dev.objlog.format.segment.SegmentRecord;
 import dev.objlog.format.segment.SegmentTrailer;
 import dev.objlog.internal.LogRuntime;
+import dev.objlog.internal.retention.RetentionApplier;
 import dev.objlog.internal.catalog.FencedSession;
 import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.catalog.PublishResult;
@@ -942,6 +944,36 @@ public final class WriterEngine implements PartitionWriter {
     } finally {
       lock.unlock();
     }
+  }
+
+  @Override
+  public RetentionResult applyRetention() {
+    lock.lock();
+    try {
+      ensureAccepting();
+    } finally {
+      lock.unlock();
+    }
+    RetentionResult result;
+    try {
+      result = RetentionApplier.apply(runtime, session);
+    } catch (StaleWriterException e) {
+      fail(e, "stale_writer");
+      throw e;
+    }
+    if (result.applied()) {
+      PartitionHead head = result.head();
+      lock.lock();
+      try {
+        if (Long.compareUnsigned(head.generation(), committed.generation()) > 0) {
+          committed = head;
+        }
+      } finally {
+        lock.unlock();
+      }
+      runtime.commitBus().published(catalog.headKey(), session.head());
+    }
+    return result;
   }
 
   @Override
