@@ -1,0 +1,193 @@
+package dev.objlog.spring.listener.checkpoint;
+
+import dev.objlog.CorruptObjectException;
+import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.read.CheckpointInvalidException;
+import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.store.CasResult;
+import dev.objlog.store.IndeterminateStoreException;
+import dev.objlog.store.ObjectNotFoundException;
+import dev.objlog.store.ObjectStore;
+import dev.objlog.store.StoredObject;
+import dev.objlog.store.VersionToken;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Checkpoints and leases in the log's own bucket, beside each partition's catalog
+ * (ARCHITECTURE.md, "Our own objects in the bucket"):
+ *
+ * <ul>
+ *   <li>{@code <catalogDir>consumers/<listener-id>/checkpoint.json}: the cursor checkpoint JSON
+ *       (PROTOCOLS.md §5.5) plus {@code updated_unix_ms}, e.g. {@code
+ *       {"version":1,"stream_id":"demo/orders","partition":7,"next_lsn":4,"updated_unix_ms":1700000000000}};
+ *   <li>{@code <catalogDir>consumers/<group>/lease.json} and {@code
+ *       <catalogDir>maintenance/writer-lease.json}: see {@link BucketLease}.
+ * </ul>
+ *
+ * <p>Every write is a compare-and-swap; a checkpoint's {@link CheckpointVersion} is the store's
+ * {@link VersionToken}. The repository needs no database and is shared by every instance using the
+ * bucket, but it cannot join a database transaction: a listener that commits elsewhere gets
+ * at-least-once delivery.
+ *
+ * <p>Error contract: {@link CheckpointConflictException} on a lost compare-and-swap; {@link
+ * CorruptObjectException} for an object that is not a checkpoint; the store's exceptions
+ * otherwise. A save the store reports as indeterminate is settled by reading the object back;
+ * when that cannot tell, the {@link IndeterminateStoreException} propagates.
+ *
+ * <p>Thread-safety: safe for concurrent use, within and across processes.
+ */
+public final class BucketCheckpointRepository implements CheckpointRepository, LeaseRepository {
+  private final ObjectStore store;
+  private final CatalogLocator locator;
+  private final Clock clock;
+
+  /** A repository with the system clock. */
+  public BucketCheckpointRepository(ObjectStore store, CatalogLocator locator) {
+    this(store, locator, Clock.systemUTC());
+  }
+
+  /**
+   * A repository.
+   *
+   * @param store the store that holds the log
+   * @param locator finds a stream partition's catalog folder from the stream's configured name
+   * @param clock the source of save times and lease expiries
+   */
+  public BucketCheckpointRepository(ObjectStore store, CatalogLocator locator, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.locator = Objects.requireNonNull(locator, "locator");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** The object key of {@code key}'s checkpoint. */
+  public String checkpointObjectKey(CheckpointKey key) {
+    return partition(key.streamName(), key.partition()).catalogDir()
+        + "consumers/" + key.listenerId() + "/checkpoint.json";
+  }
+
+  /** The consumer-group lease {@code key}, at {@code <catalogDir>consumers/<group>/lease.json}. */
+  public BucketLease groupLease(LeaseKey key) {
+    Objects.requireNonNull(key, "key");
+    return new BucketLease(
+        store, partition(key.streamName(), key.partition()).catalogDir() + "consumers/" + key.group() + "/lease.json", clock);
+  }
+
+  /**
+   * The lease of the single writer of a partition across instances, at {@code
+   * <catalogDir>maintenance/writer-lease.json}.
+   */
+  public BucketLease writerLease(String streamName, int partition) {
+    Names.checkStreamName(streamName);
+    return new BucketLease(store, partition(streamName, partition).catalogDir() + "maintenance/writer-lease.json", clock);
+  }
+
+  private PartitionKeys partition(String streamName, int partition) {
+    return Objects.requireNonNull(locator.partition(streamName, partition), "locator returned null");
+  }
+
+  // ---- checkpoints ----
+
+  @Override
+  public Optional<StoredCheckpoint> load(CheckpointKey key) {
+    Objects.requireNonNull(key, "key");
+    String objectKey = checkpointObjectKey(key);
+    try {
+      return Optional.of(decode(key, store.get(objectKey)));
+    } catch (ObjectNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public CheckpointVersion save(CheckpointKey key, CursorCheckpoint checkpoint, CheckpointVersion expectedVersion) {
+    Checks.checkSave(key, checkpoint, expectedVersion);
+    PartitionKeys keys = partition(key.streamName(), key.partition());
+    if (!keys.streamId().equals(checkpoint.streamId())) {
+      throw new IllegalArgumentException("checkpoint " + checkpoint.toJson() + " is for stream id '"
+          + checkpoint.streamId() + "', but stream " + key.streamName() + " has id '" + keys.streamId() + "'");
+    }
+    String objectKey = checkpointObjectKey(key);
+    VersionToken expected = VersionToken.of(expectedVersion.value());
+    byte[] bytes = encode(checkpoint, clock.millis());
+    CasResult result;
+    try {
+      result = store.compareAndSwap(objectKey, expected, bytes);
+    } catch (IndeterminateStoreException e) {
+      StoredObject after;
+      try {
+        after = store.get(objectKey);
+      } catch (ObjectNotFoundException missing) {
+        throw e;
+      }
+      if (Arrays.equals(after.bytes(), bytes)) {
+        return CheckpointVersion.of(after.token().value());
+      }
+      if (!after.token().equals(expected)) {
+        throw new CheckpointConflictException(key, expectedVersion, decode(key, after));
+      }
+      throw e;
+    }
+    if (result instanceof CasResult.Swapped swapped) {
+      return CheckpointVersion.of(swapped.token().value());
+    }
+    StoredObject current = ((CasResult.Conflict) result).current();
+    throw new CheckpointConflictException(key, expectedVersion, current == null ? null : decode(key, current));
+  }
+
+  /** The stored form: the checkpoint's own JSON with {@code updated_unix_ms} appended. */
+  static byte[] encode(CursorCheckpoint checkpoint, long updatedUnixMs) {
+    String json = checkpoint.toJson();
+    return (json.substring(0, json.length() - 1) + ",\"updated_unix_ms\":" + updatedUnixMs + "}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static StoredCheckpoint decode(CheckpointKey key, StoredObject object) {
+    CursorCheckpoint checkpoint;
+    @Nullable Object updated;
+    try {
+      checkpoint = CursorCheckpoint.parse(object.bytes());
+      Map<String, Object> fields = FlatJson.parse(object.bytes());
+      updated = fields.containsKey("updated_unix_ms") ? FlatJson.unsigned(fields, "updated_unix_ms") : null;
+    } catch (CheckpointInvalidException | IllegalArgumentException e) {
+      throw new CorruptObjectException(object.key() + " is not a checkpoint: " + e.getMessage(), e);
+    }
+    Instant updatedAt =
+        updated == null ? object.metadata().lastModified() : Instant.ofEpochMilli((Long) updated);
+    return new StoredCheckpoint(key, checkpoint, CheckpointVersion.of(object.token().value()), updatedAt);
+  }
+
+  // ---- leases ----
+
+  @Override
+  public LeaseResult tryAcquire(LeaseKey key, String owner, Duration ttl) {
+    return groupLease(key).tryAcquire(owner, ttl);
+  }
+
+  @Override
+  public LeaseResult renew(LeaseKey key, Lease held, Duration ttl) {
+    return groupLease(key).renew(held, ttl);
+  }
+
+  @Override
+  public boolean release(LeaseKey key, Lease held) {
+    return groupLease(key).release(held);
+  }
+
+  @Override
+  public Optional<Lease> current(LeaseKey key) {
+    return groupLease(key).current();
+  }
+
+  @Override
+  public String toString() {
+    return "BucketCheckpointRepository[" + store.describe() + "]";
+  }
+}
