@@ -1,7 +1,10 @@
 package dev.objlog.spring.autoconfigure;
 
+import dev.objlog.WriterOptions;
 import dev.objlog.format.key.StreamIds;
+import dev.objlog.read.ReaderOptions;
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -45,12 +48,26 @@ public class ObjlogProperties implements InitializingBean {
    */
   private final Map<String, Stream> streams = new LinkedHashMap<>();
 
+  /** The readers objlog opens for the configured streams (one shared reader per stream). */
+  private final Reader reader = new Reader();
+
+  /** What the objlog health indicator reports. */
+  private final Health health = new Health();
+
   public Store getStore() {
     return store;
   }
 
   public Map<String, Stream> getStreams() {
     return streams;
+  }
+
+  public Reader getReader() {
+    return reader;
+  }
+
+  public Health getHealth() {
+    return health;
   }
 
   /**
@@ -436,6 +453,9 @@ public class ObjlogProperties implements InitializingBean {
     /** Number of partitions, 1 to 4096. Fixed for the life of the stream. */
     private int partitions = 1;
 
+    /** How this instance writes the stream through the ObjlogTemplate. */
+    private final Writer writer = new Writer();
+
     public @Nullable String getStreamId() {
       return streamId;
     }
@@ -450,6 +470,372 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setPartitions(int partitions) {
       this.partitions = partitions;
+    }
+
+    public Writer getWriter() {
+      return writer;
+    }
+  }
+
+  /**
+   * How this instance writes one stream: which partitions it owns, and the batching and
+   * backpressure of each partition's writer ({@code dev.objlog.WriterOptions}).
+   */
+  public static class Writer {
+
+    /**
+     * Partitions this instance writes: "*" for all, or a list of partitions and ranges such as
+     * "0-3,8". Opening a partition's writer fences out any other writer of it, so two instances
+     * must not list the same partition.
+     */
+    private String partitions = "*";
+
+    /**
+     * Whether to open a new writer (fencing out the other one) when another writer took a
+     * partition over. Off: sends to that partition fail with StaleWriterException until restart.
+     */
+    private boolean reopenAfterFenceLoss;
+
+    /** When a partition's batch is cut into a segment. */
+    private final Batch batch = new Batch();
+
+    /** How much a partition may have cut but not yet committed. */
+    private final Backpressure backpressure = new Backpressure();
+
+    /** Batch delay following the observed commit latency, for throughput-first writers. */
+    private final AdaptiveDelay adaptiveDelay = new AdaptiveDelay();
+
+    /** How long a writer's background work keeps retrying before the writer fails. */
+    private final Timeouts timeouts = new Timeouts();
+
+    public String getPartitions() {
+      return partitions;
+    }
+
+    public void setPartitions(String partitions) {
+      this.partitions = partitions;
+    }
+
+    public boolean isReopenAfterFenceLoss() {
+      return reopenAfterFenceLoss;
+    }
+
+    public void setReopenAfterFenceLoss(boolean reopenAfterFenceLoss) {
+      this.reopenAfterFenceLoss = reopenAfterFenceLoss;
+    }
+
+    public Batch getBatch() {
+      return batch;
+    }
+
+    public Backpressure getBackpressure() {
+      return backpressure;
+    }
+
+    public AdaptiveDelay getAdaptiveDelay() {
+      return adaptiveDelay;
+    }
+
+    public Timeouts getTimeouts() {
+      return timeouts;
+    }
+
+    /**
+     * These settings as engine writer options (with a random writer id, which the template
+     * replaces at every opening).
+     *
+     * @throws dev.objlog.InvalidArgumentException when a value is out of the engine's range
+     */
+    public WriterOptions toWriterOptions() {
+      return WriterOptions.builder()
+          .batch(new WriterOptions.BatchPolicy(batch.getMaxDelay(), batch.getMaxSize().toBytes(), batch.getMaxRecords()))
+          .backpressure(new WriterOptions.BackpressurePolicy(backpressure.getMaxPendingSegments(),
+              backpressure.getMaxPendingSize().toBytes(), backpressure.isFailWhenFull()))
+          .adaptiveDelay(new WriterOptions.AdaptiveDelay(adaptiveDelay.isEnabled(), adaptiveDelay.getMin(),
+              adaptiveDelay.getMax(), adaptiveDelay.getMultiplier()))
+          .timeouts(new WriterOptions.Timeouts(timeouts.getSegmentFinalize(), timeouts.getCatalogPublish()))
+          .build();
+    }
+  }
+
+  /** When a partition's batch is cut into a segment: at the first limit reached. */
+  public static class Batch {
+
+    /** Age of a batch at which it is cut; 0 disables the age limit. */
+    private Duration maxDelay = Duration.ofMillis(10);
+
+    /** Raw encoded record bytes per batch; a larger single record gets a segment of its own. */
+    private DataSize maxSize = DataSize.ofMegabytes(64);
+
+    /** Records per batch. */
+    private int maxRecords = 16_384;
+
+    public Duration getMaxDelay() {
+      return maxDelay;
+    }
+
+    public void setMaxDelay(Duration maxDelay) {
+      this.maxDelay = maxDelay;
+    }
+
+    public DataSize getMaxSize() {
+      return maxSize;
+    }
+
+    public void setMaxSize(DataSize maxSize) {
+      this.maxSize = maxSize;
+    }
+
+    public int getMaxRecords() {
+      return maxRecords;
+    }
+
+    public void setMaxRecords(int maxRecords) {
+      this.maxRecords = maxRecords;
+    }
+  }
+
+  /** Bounds what a partition's writer has cut but not yet committed. */
+  public static class Backpressure {
+
+    /** Segments cut but not yet committed; a cut beyond it waits (or fails, see fail-when-full). */
+    private int maxPendingSegments = 4;
+
+    /** Worst-case encoded size of those segments plus the batch being built. */
+    private DataSize maxPendingSize = DataSize.ofMegabytes(256);
+
+    /** Whether a send fails with WriterBackpressureException instead of waiting when full. */
+    private boolean failWhenFull;
+
+    public int getMaxPendingSegments() {
+      return maxPendingSegments;
+    }
+
+    public void setMaxPendingSegments(int maxPendingSegments) {
+      this.maxPendingSegments = maxPendingSegments;
+    }
+
+    public DataSize getMaxPendingSize() {
+      return maxPendingSize;
+    }
+
+    public void setMaxPendingSize(DataSize maxPendingSize) {
+      this.maxPendingSize = maxPendingSize;
+    }
+
+    public boolean isFailWhenFull() {
+      return failWhenFull;
+    }
+
+    public void setFailWhenFull(boolean failWhenFull) {
+      this.failWhenFull = failWhenFull;
+    }
+  }
+
+  /**
+   * Lets the batch delay follow the commit latency: multiplier times a moving average of it,
+   * clamped to min..max. While disabled, batch.max-delay applies as given.
+   */
+  public static class AdaptiveDelay {
+
+    /** Whether the batch delay follows the commit latency. */
+    private boolean enabled;
+
+    /** Lower bound of the adaptive batch delay. */
+    private Duration min = Duration.ofMillis(1);
+
+    /** Upper bound of the adaptive batch delay. */
+    private Duration max = Duration.ofMillis(250);
+
+    /** Factor on the moving average of commit latency. */
+    private double multiplier = 4.0;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getMin() {
+      return min;
+    }
+
+    public void setMin(Duration min) {
+      this.min = min;
+    }
+
+    public Duration getMax() {
+      return max;
+    }
+
+    public void setMax(Duration max) {
+      this.max = max;
+    }
+
+    public double getMultiplier() {
+      return multiplier;
+    }
+
+    public void setMultiplier(double multiplier) {
+      this.multiplier = multiplier;
+    }
+  }
+
+  /** How long a writer's background work keeps retrying before the writer fails for good. */
+  public static class Timeouts {
+
+    /** Sealing and uploading one segment, retries included. */
+    private Duration segmentFinalize = Duration.ofMinutes(5);
+
+    /** Committing one group of segments to the catalog, retries included. */
+    private Duration catalogPublish = Duration.ofSeconds(30);
+
+    public Duration getSegmentFinalize() {
+      return segmentFinalize;
+    }
+
+    public void setSegmentFinalize(Duration segmentFinalize) {
+      this.segmentFinalize = segmentFinalize;
+    }
+
+    public Duration getCatalogPublish() {
+      return catalogPublish;
+    }
+
+    public void setCatalogPublish(Duration catalogPublish) {
+      this.catalogPublish = catalogPublish;
+    }
+  }
+
+  /** The shared reader of each configured stream ({@code ObjlogStreams.reader(name)}). */
+  public static class Reader {
+
+    /** Most records one read returns; larger limits are capped to it. */
+    private int maxRecordsPerBatch = 1024;
+
+    /** How often the heads of watched partitions are refreshed from the store. */
+    private Duration pollInterval = Duration.ofSeconds(1);
+
+    /** Most head refreshes one poll runs at once. */
+    private int maxConcurrentRefreshes = 16;
+
+    /** How long a poll waits for one head refresh before it moves on. */
+    private Duration refreshTimeout = Duration.ofSeconds(5);
+
+    /** Memory for opened segments (validated trailer and block index). */
+    private DataSize segmentIndexCacheSize = DataSize.ofMegabytes(64);
+
+    /** Memory for decoded blocks reused by reads near the tail; 0 disables the cache. */
+    private DataSize blockCacheSize = DataSize.ofMegabytes(256);
+
+    /** Blocks a replay fetches ahead of its consumer, 0 to 1024. */
+    private int readAheadBlocks = 8;
+
+    public int getMaxRecordsPerBatch() {
+      return maxRecordsPerBatch;
+    }
+
+    public void setMaxRecordsPerBatch(int maxRecordsPerBatch) {
+      this.maxRecordsPerBatch = maxRecordsPerBatch;
+    }
+
+    public Duration getPollInterval() {
+      return pollInterval;
+    }
+
+    public void setPollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+    }
+
+    public int getMaxConcurrentRefreshes() {
+      return maxConcurrentRefreshes;
+    }
+
+    public void setMaxConcurrentRefreshes(int maxConcurrentRefreshes) {
+      this.maxConcurrentRefreshes = maxConcurrentRefreshes;
+    }
+
+    public Duration getRefreshTimeout() {
+      return refreshTimeout;
+    }
+
+    public void setRefreshTimeout(Duration refreshTimeout) {
+      this.refreshTimeout = refreshTimeout;
+    }
+
+    public DataSize getSegmentIndexCacheSize() {
+      return segmentIndexCacheSize;
+    }
+
+    public void setSegmentIndexCacheSize(DataSize segmentIndexCacheSize) {
+      this.segmentIndexCacheSize = segmentIndexCacheSize;
+    }
+
+    public DataSize getBlockCacheSize() {
+      return blockCacheSize;
+    }
+
+    public void setBlockCacheSize(DataSize blockCacheSize) {
+      this.blockCacheSize = blockCacheSize;
+    }
+
+    public int getReadAheadBlocks() {
+      return readAheadBlocks;
+    }
+
+    public void setReadAheadBlocks(int readAheadBlocks) {
+      this.readAheadBlocks = readAheadBlocks;
+    }
+
+    /**
+     * These settings as engine reader options.
+     *
+     * @throws dev.objlog.InvalidArgumentException when a value is out of the engine's range
+     */
+    public ReaderOptions toReaderOptions() {
+      return ReaderOptions.builder()
+          .maxRecordsPerBatch(maxRecordsPerBatch)
+          .pollInterval(pollInterval)
+          .maxConcurrentRefreshes(maxConcurrentRefreshes)
+          .refreshTimeout(refreshTimeout)
+          .segmentIndexCacheBytes(segmentIndexCacheSize.toBytes())
+          .blockCacheBytes(blockCacheSize.toBytes())
+          .readAheadBlocks(readAheadBlocks)
+          .build();
+    }
+  }
+
+  /** The objlog health indicator. It reads cached state only, never the store. */
+  public static class Health {
+
+    /**
+     * How long the store may keep failing (or a writer may keep records uncommitted) before
+     * health reports DOWN.
+     */
+    private Duration storeUnreachableThreshold = Duration.ofMinutes(1);
+
+    /**
+     * How often a background probe asks the store for one key's metadata, so health knows whether
+     * the store answers while the application sends nothing; 0 turns the probe off.
+     */
+    private Duration probeInterval = Duration.ofSeconds(30);
+
+    public Duration getProbeInterval() {
+      return probeInterval;
+    }
+
+    public void setProbeInterval(Duration probeInterval) {
+      this.probeInterval = probeInterval;
+    }
+
+    public Duration getStoreUnreachableThreshold() {
+      return storeUnreachableThreshold;
+    }
+
+    public void setStoreUnreachableThreshold(Duration storeUnreachableThreshold) {
+      this.storeUnreachableThreshold = storeUnreachableThreshold;
     }
   }
 }

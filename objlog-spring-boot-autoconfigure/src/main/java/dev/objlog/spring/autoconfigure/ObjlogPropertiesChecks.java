@@ -1,6 +1,8 @@
 package dev.objlog.spring.autoconfigure;
 
 import dev.objlog.InvalidArgumentException;
+import dev.objlog.WriterOptions;
+import dev.objlog.spring.core.PartitionSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -18,6 +20,8 @@ final class ObjlogPropertiesChecks {
   static void check(ObjlogProperties properties) {
     checkStreams(properties);
     checkSizes(properties.getStore());
+    checkReader(properties.getReader());
+    checkHealth(properties.getHealth());
   }
 
   private static void checkStreams(ObjlogProperties properties) {
@@ -53,6 +57,7 @@ final class ObjlogPropertiesChecks {
             "Set " + property + ".partitions to a number from 1 to " + ObjlogProperties.MAX_PARTITIONS
                 + "; it must stay the same for the life of the stream.");
       }
+      checkWriter(property + ".writer", stream.getWriter(), partitions);
       String other = nameById.putIfAbsent(id, name);
       if (other != null) {
         throw new ObjlogConfigurationException(
@@ -62,6 +67,58 @@ final class ObjlogPropertiesChecks {
             "Give each of objlog.streams." + other + " and " + property
                 + " its own stream-id, or remove one of them.");
       }
+    }
+  }
+
+  private static void checkWriter(String property, ObjlogProperties.Writer writer, int partitions) {
+    try {
+      PartitionSet.parse(writer.getPartitions(), partitions);
+    } catch (InvalidArgumentException e) {
+      throw new ObjlogConfigurationException(
+          property + ".partitions",
+          "the writer partitions \"" + writer.getPartitions() + "\" cannot be used: " + e.getMessage() + ".",
+          "Set " + property + ".partitions to \"*\" (all partitions) or to partitions and ranges from 0 to "
+              + (partitions - 1) + ", such as \"0-" + (partitions - 1) + "\".");
+    }
+    check(property + ".batch", () -> new WriterOptions.BatchPolicy(writer.getBatch().getMaxDelay(),
+        writer.getBatch().getMaxSize().toBytes(), writer.getBatch().getMaxRecords()));
+    check(property + ".backpressure", () -> new WriterOptions.BackpressurePolicy(
+        writer.getBackpressure().getMaxPendingSegments(), writer.getBackpressure().getMaxPendingSize().toBytes(),
+        writer.getBackpressure().isFailWhenFull()));
+    check(property + ".adaptive-delay", () -> new WriterOptions.AdaptiveDelay(writer.getAdaptiveDelay().isEnabled(),
+        writer.getAdaptiveDelay().getMin(), writer.getAdaptiveDelay().getMax(),
+        writer.getAdaptiveDelay().getMultiplier()));
+    check(property + ".timeouts", () -> new WriterOptions.Timeouts(writer.getTimeouts().getSegmentFinalize(),
+        writer.getTimeouts().getCatalogPublish()));
+  }
+
+  private static void check(String property, Runnable build) {
+    try {
+      build.run();
+    } catch (InvalidArgumentException e) {
+      throw new ObjlogConfigurationException(
+          property,
+          "the settings under " + property + " cannot be used: " + e.getMessage() + ".",
+          "Change the value under " + property + " that the message names; docs/SPRING.md lists the defaults.");
+    }
+  }
+
+  private static void checkReader(ObjlogProperties.Reader reader) {
+    check("objlog.reader", reader::toReaderOptions);
+  }
+
+  private static void checkHealth(ObjlogProperties.Health health) {
+    if (health.getStoreUnreachableThreshold().isNegative() || health.getStoreUnreachableThreshold().isZero()) {
+      throw new ObjlogConfigurationException(
+          "objlog.health.store-unreachable-threshold",
+          "the threshold " + health.getStoreUnreachableThreshold() + " is not positive.",
+          "Set objlog.health.store-unreachable-threshold to a positive duration such as 1m (the default).");
+    }
+    if (health.getProbeInterval().isNegative()) {
+      throw new ObjlogConfigurationException(
+          "objlog.health.probe-interval",
+          "the probe interval " + health.getProbeInterval() + " is negative.",
+          "Set objlog.health.probe-interval to a positive duration such as 30s (the default), or 0 to turn the probe off.");
     }
   }
 

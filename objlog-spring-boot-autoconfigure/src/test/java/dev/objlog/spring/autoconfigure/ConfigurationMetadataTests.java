@@ -10,9 +10,9 @@ import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,13 +20,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
  * The IDE metadata the configuration processor generates from {@link ObjlogProperties}: every
  * property is described, and docs/SPRING.md's property table lists exactly these properties (plus
- * the per-stream ones, which the processor cannot list under a map) with the same defaults.
+ * the per-stream ones, which the processor cannot list under a map, taken from {@link
+ * ObjlogProperties.Stream}'s bean properties) with the same defaults.
  */
 class ConfigurationMetadataTests {
 
@@ -53,15 +55,18 @@ class ConfigurationMetadataTests {
   void everyPropertyIsUnderObjlogAndDescribed() {
     assertThat(properties).containsKeys("objlog.store.type", "objlog.store.bucket", "objlog.streams");
     assertThat(properties).allSatisfy((name, property) -> {
-      assertThat(name).startsWith("objlog.");
+      assertThat(name).matches("objlog\\..*|management\\.endpoint\\.objlog\\..*");
       assertThat(property.has("description")).as("description of %s", name).isTrue();
       assertThat(property.get("description").asString()).as("description of %s", name).isNotBlank();
     });
   }
 
   @Test
-  void everyStreamPropertyIsDocumentedOnItsField() {
-    assertThat(streamProperties()).containsExactlyInAnyOrder("stream-id", "partitions");
+  void everyStreamPropertyIsBound() {
+    assertThat(streamProperties().keySet())
+        .contains("stream-id", "partitions", "writer.partitions", "writer.reopen-after-fence-loss",
+            "writer.batch.max-delay", "writer.backpressure.max-pending-size", "writer.adaptive-delay.enabled",
+            "writer.timeouts.catalog-publish");
   }
 
   @Test
@@ -69,26 +74,73 @@ class ConfigurationMetadataTests {
     Map<String, String> documented = documentedProperties();
     Map<String, String> expected = new LinkedHashMap<>();
     properties.forEach((name, property) -> {
-      if (!name.equals("objlog.streams")) {
+      if (!name.equals("objlog.streams") && !name.startsWith("management.")) {
         expected.put(name, defaultOf(property));
       }
     });
+    streamProperties().forEach((name, value) -> expected.put("objlog.streams.<name>." + name, value));
     expected.put("objlog.streams.<name>.stream-id", "the name");
-    expected.put("objlog.streams.<name>.partitions", String.valueOf(new ObjlogProperties.Stream().getPartitions()));
-    for (String stream : streamProperties()) {
-      assertThat(expected).containsKey("objlog.streams.<name>." + stream);
-    }
     assertThat(documented).containsExactlyInAnyOrderEntriesOf(expected);
   }
 
-  /** The bound properties of one stream, kebab-case, from the setters of {@link ObjlogProperties.Stream}. */
-  private static List<String> streamProperties() {
-    return Arrays.stream(ObjlogProperties.Stream.class.getDeclaredMethods())
-        .filter(m -> Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set") && m.getParameterCount() == 1)
-        .map(Method::getName)
-        .map(n -> Introspector.decapitalize(n.substring(3)))
-        .map(n -> n.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT))
-        .toList();
+  /**
+   * The bound properties of one stream (the processor cannot list them under a map), kebab-case
+   * with dotted nesting, with their defaults formatted as the processor formats them.
+   */
+  private static Map<String, String> streamProperties() {
+    Map<String, String> out = new TreeMap<>();
+    collect("", new ObjlogProperties.Stream(), out);
+    return out;
+  }
+
+  private static void collect(String prefix, Object bean, Map<String, String> out) {
+    for (Method getter : bean.getClass().getDeclaredMethods()) {
+      String name = getter.getName();
+      if (!Modifier.isPublic(getter.getModifiers()) || getter.getParameterCount() != 0
+          || !(name.startsWith("get") || name.startsWith("is"))) {
+        continue;
+      }
+      String property = Introspector.decapitalize(name.substring(name.startsWith("is") ? 2 : 3));
+      String kebab = prefix + property.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+      Object value;
+      try {
+        value = getter.invoke(bean);
+      } catch (ReflectiveOperationException e) {
+        throw new AssertionError(e);
+      }
+      boolean hasSetter = Arrays.stream(bean.getClass().getDeclaredMethods())
+          .anyMatch(m -> m.getName().equals("set" + name.substring(name.startsWith("is") ? 2 : 3)));
+      if (hasSetter) {
+        out.put(kebab, format(value));
+      } else if (value != null && value.getClass().getEnclosingClass() == ObjlogProperties.class) {
+        collect(kebab + ".", value, out);
+      }
+    }
+  }
+
+  private static String format(Object value) {
+    if (value == null) {
+      return "";
+    }
+    if (value instanceof Duration d) {
+      long ms = d.toMillis();
+      for (Object[] unit : new Object[][] {{86_400_000L, "d"}, {3_600_000L, "h"}, {60_000L, "m"}, {1000L, "s"}}) {
+        if (ms != 0 && ms % (Long) unit[0] == 0) {
+          return ms / (Long) unit[0] + (String) unit[1];
+        }
+      }
+      return ms + "ms";
+    }
+    if (value instanceof DataSize size) {
+      long bytes = size.toBytes();
+      for (Object[] unit : new Object[][] {{1L << 30, "GB"}, {1L << 20, "MB"}, {1L << 10, "KB"}}) {
+        if (bytes != 0 && bytes % (Long) unit[0] == 0) {
+          return bytes / (Long) unit[0] + (String) unit[1];
+        }
+      }
+      return bytes + "B";
+    }
+    return String.valueOf(value);
   }
 
   private static String defaultOf(JsonNode property) {

@@ -1,0 +1,224 @@
+package dev.objlog.spring.actuate;
+
+import dev.objlog.Objlog;
+import dev.objlog.PartitionHead;
+import dev.objlog.SegmentRef;
+import dev.objlog.WriterState;
+import dev.objlog.format.key.KeyPrefixes;
+import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.read.Freshness;
+import dev.objlog.spring.core.LocalWriterStatus;
+import dev.objlog.spring.core.ObjlogStream;
+import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.core.ObjlogTemplate;
+import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.store.ListPage;
+import dev.objlog.store.ObjectMetadata;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code objlog} actuator endpoint, read-only.
+ *
+ * <ul>
+ *   <li>{@code GET /actuator/objlog}: the store, and every configured stream by name with its
+ *       stream id and partitions: each partition's head (next and oldest LSN, writer epoch,
+ *       generation, segment counts, newest record timestamp) and this instance's writer of it.
+ *   <li>{@code GET /actuator/objlog/{streamName}/{partition}}: the same for one partition, plus
+ *       the retention fields, the newest committed segment and a listing of the partition's
+ *       segment folder (count, bytes, newest objects).
+ * </ul>
+ *
+ * <p>Each request refreshes the heads it shows (one conditional GET per partition, no body when
+ * unchanged). The folder listing of the detail view lists at most {@value #MAX_LISTED} keys.
+ *
+ * <p>Thread-safety: safe for concurrent use.
+ */
+@Endpoint(id = "objlog", defaultAccess = Access.READ_ONLY)
+public class ObjlogEndpoint {
+  /** Most segment-folder keys one detail request lists. */
+  public static final int MAX_LISTED = 10_000;
+
+  private static final int NEWEST = 5;
+
+  private final ObjlogStreams streams;
+  private final @Nullable ObjlogTemplate template;
+  private final StoreActivity activity;
+
+  /**
+   * @param streams the configured streams
+   * @param template the template whose writers are reported, or null
+   * @param activity records the outcome of the head reads
+   */
+  public ObjlogEndpoint(ObjlogStreams streams, @Nullable ObjlogTemplate template, StoreActivity activity) {
+    this.streams = Objects.requireNonNull(streams, "streams");
+    this.template = template;
+    this.activity = Objects.requireNonNull(activity, "activity");
+  }
+
+  @ReadOperation
+  public Map<String, Object> streams() {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("store", streams.store().describe());
+    Map<String, Object> all = new LinkedHashMap<>();
+    for (ObjlogStream stream : streams.streams()) {
+      Map<String, Object> details = new LinkedHashMap<>();
+      details.put("streamId", stream.streamId());
+      details.put("partitionCount", stream.partitions());
+      if (template != null) {
+        details.put("writerPartitions", template.writablePartitions(stream.name()).toString());
+      }
+      List<Map<String, Object>> partitions = new ArrayList<>();
+      for (int p = 0; p < stream.partitions(); p++) {
+        partitions.add(partition(stream, p, false));
+      }
+      details.put("partitions", partitions);
+      all.put(stream.name(), details);
+    }
+    body.put("streams", all);
+    return body;
+  }
+
+  @ReadOperation
+  public @Nullable Map<String, Object> partition(@Selector String streamName, @Selector int partition) {
+    ObjlogStream stream = streams.find(streamName).orElse(null);
+    if (stream == null || partition < 0 || partition >= stream.partitions()) {
+      return null;
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("stream", stream.name());
+    body.put("streamId", stream.streamId());
+    body.putAll(partition(stream, partition, true));
+    return body;
+  }
+
+  private Map<String, Object> partition(ObjlogStream stream, int partition, boolean detailed) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("partition", partition);
+    try {
+      PartitionHead head = streams.reader(stream.name()).partition(partition).head(Freshness.LATEST);
+      activity.success();
+      details.put("nextLsn", u64(head.nextLsn()));
+      details.put("oldestLsn", u64(head.oldestLsn()));
+      details.put("writerEpoch", u64(head.writerEpoch()));
+      details.put("generation", u64(head.generation()));
+      details.put("segmentCount", u64(head.segmentCount()));
+      details.put("reachableSegmentCount", u64(head.reachableSegmentCount()));
+      SegmentRef last = head.lastSegment();
+      details.put("newestRecordTimestamp", last == null ? null : Instant.ofEpochMilli(last.maxTimestampMs()));
+      if (detailed) {
+        details.put("appliedRetentionLsn", u64(head.appliedRetentionLsn()));
+        details.put("appliedRetentionVersion", u64(head.appliedRetentionVersion()));
+        details.put("newestSegment", last == null ? null : segment(last));
+        details.put("segmentObjects", segmentObjects(stream, partition));
+      }
+    } catch (RuntimeException e) {
+      activity.failure(e);
+      details.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    if (template != null) {
+      details.put("localWriter", localWriter(template.writerStatus(stream.name(), partition)));
+    }
+    return details;
+  }
+
+  private static Map<String, Object> localWriter(LocalWriterStatus status) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("state", status.state().name());
+    WriterState writer = status.writer();
+    if (writer != null) {
+      details.put("writerEpoch", u64(writer.committed().writerEpoch()));
+      details.put("committedNextLsn", u64(writer.committed().nextLsn()));
+      details.put("nextLsn", u64(writer.nextLsn()));
+      details.put("bufferedRecords", writer.bufferedRecords());
+      details.put("inflightSegments", writer.inflightSegments());
+      details.put("inflightBytes", writer.inflightBytes());
+    }
+    if (status.state() != LocalWriterStatus.State.NOT_WRITTEN_HERE) {
+      details.put("lastCommit", status.lastCommit());
+      details.put("pendingSends", status.pendingSends());
+      details.put("opens", status.opens());
+    }
+    if (status.failure() != null) {
+      details.put("failure", status.failure());
+    }
+    return details;
+  }
+
+  private static Map<String, Object> segment(SegmentRef ref) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("key", ref.uri());
+    details.put("baseLsn", u64(ref.baseLsn()));
+    details.put("lastLsn", u64(ref.lastLsn()));
+    details.put("recordCount", ref.recordCount());
+    details.put("sizeBytes", u64(ref.sizeBytes()));
+    details.put("writerEpoch", u64(ref.writerEpoch()));
+    details.put("minTimestamp", Instant.ofEpochMilli(ref.minTimestampMs()));
+    details.put("maxTimestamp", Instant.ofEpochMilli(ref.maxTimestampMs()));
+    return details;
+  }
+
+  /** The partition's segment folder: every object in it, committed or not (scrub removes the rest). */
+  private Map<String, Object> segmentObjects(ObjlogStream stream, int partition) {
+    Objlog log = streams.log(stream.name());
+    KeyPrefixes prefixes = KeyPrefixes.resolve(log.options().prefix(), log.options().catalogPrefix(),
+        log.options().segmentRootPrefix());
+    String dir = PartitionKeys.of(prefixes, stream.streamId(), partition).segmentsDir();
+    long count = 0;
+    long bytes = 0;
+    Deque<ObjectMetadata> newest = new ArrayDeque<>();
+    String after = "";
+    boolean truncated = false;
+    while (true) {
+      ListPage page = streams.store().list(dir, after, 1000);
+      for (ObjectMetadata object : page.entries()) {
+        count++;
+        bytes += object.size();
+        newest.addLast(object);
+        if (newest.size() > NEWEST) {
+          newest.removeFirst();
+        }
+      }
+      if (!page.hasMore() || page.nextAfterKey() == null) {
+        break;
+      }
+      if (count >= MAX_LISTED) {
+        truncated = true;
+        break;
+      }
+      after = page.nextAfterKey();
+    }
+    List<Map<String, Object>> objects = new ArrayList<>();
+    newest.descendingIterator().forEachRemaining(o -> {
+      Map<String, Object> details = new LinkedHashMap<>();
+      details.put("key", o.key());
+      details.put("sizeBytes", o.size());
+      details.put("lastModified", o.lastModified());
+      objects.add(details);
+    });
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("folder", dir);
+    details.put("count", count);
+    details.put("bytes", bytes);
+    details.put("truncated", truncated);
+    details.put("newest", objects);
+    return details;
+  }
+
+  /** An unsigned 64-bit value as a JSON number that is never negative. */
+  static Number u64(long value) {
+    return value >= 0 ? value : new BigInteger(Long.toUnsignedString(value));
+  }
+}

@@ -1,0 +1,33 @@
+package dev.objlog.spring.autoconfigure.actuate;
+
+import dev.objlog.spring.actuate.ObjlogEndpoint;
+import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
+import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.core.ObjlogTemplate;
+import dev.objlog.spring.core.StoreActivity;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the read-only {@code objlog} actuator endpoint ({@code /actuator/objlog});
+ * it exists when exposed ({@code management.endpoints.web.exposure.include=objlog}).
+ */
+@AutoConfiguration(after = ObjlogStreamsAutoConfiguration.class)
+@ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+@ConditionalOnBean(ObjlogStreams.class)
+public final class ObjlogEndpointAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnAvailableEndpoint(ObjlogEndpoint.class)
+  ObjlogEndpoint objlogEndpoint(ObjlogStreams streams, ObjectProvider<ObjlogTemplate> template,
+      ObjectProvider<StoreActivity> activity) {
+    return new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new));
+  }
+}

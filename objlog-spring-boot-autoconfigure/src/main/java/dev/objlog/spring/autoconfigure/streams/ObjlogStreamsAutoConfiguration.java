@@ -1,0 +1,111 @@
+package dev.objlog.spring.autoconfigure.streams;
+
+import dev.objlog.Objlog;
+import dev.objlog.ObjlogOptions;
+import dev.objlog.spring.autoconfigure.ObjlogProperties;
+import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
+import dev.objlog.spring.core.DefaultRecordValueConverter;
+import dev.objlog.spring.core.JacksonRecordValueConverter;
+import dev.objlog.spring.core.ObjlogStream;
+import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.core.ObjlogTemplate;
+import dev.objlog.spring.core.PartitionSet;
+import dev.objlog.spring.core.RecordValueConverter;
+import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.spring.core.StreamWriterSettings;
+import dev.objlog.store.ObjectStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Auto-configuration of {@link ObjlogStreams} (one {@link Objlog} per {@code objlog.streams.<name>}),
+ * a plain {@link Objlog} bean when exactly one stream is configured, and the {@link ObjlogTemplate}.
+ * Logs record their meters in the application's {@link MeterRegistry} when there is exactly one.
+ */
+@AutoConfiguration(
+    after = ObjlogStoreAutoConfiguration.class,
+    afterName = {
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration"
+    })
+@ConditionalOnBean(ObjectStore.class)
+@EnableConfigurationProperties(ObjlogProperties.class)
+public final class ObjlogStreamsAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  ObjlogStreams objlogStreams(ObjectStore store, ObjlogProperties properties,
+      ObjectProvider<MeterRegistry> meterRegistry) {
+    ObjlogOptions.Builder options = ObjlogOptions.builder().prefix(properties.getStore().getPrefix());
+    MeterRegistry registry = meterRegistry.getIfUnique();
+    if (registry != null) {
+      options.meterRegistry(registry);
+    }
+    List<ObjlogStream> streams = new ArrayList<>();
+    properties.getStreams().forEach((name, stream) ->
+        streams.add(new ObjlogStream(name, properties.streamId(name), stream.getPartitions())));
+    return new ObjlogStreams(store, streams, options.build(), properties.getReader().toReaderOptions());
+  }
+
+  /** The one stream's log, when exactly one is configured; {@link ObjlogStreams} closes it. */
+  @Bean(destroyMethod = "")
+  @ConditionalOnMissingBean
+  @Conditional(OnSingleStreamCondition.class)
+  Objlog objlog(ObjlogStreams streams) {
+    return streams.log(streams.names().iterator().next());
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  StoreActivity objlogStoreActivity() {
+    return new StoreActivity();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ObjlogTemplate objlogTemplate(ObjlogStreams streams, ObjlogProperties properties,
+      ObjectProvider<RecordValueConverter> converter, StoreActivity activity) {
+    Map<String, StreamWriterSettings> settings = new LinkedHashMap<>();
+    for (String name : streams.names()) {
+      ObjlogProperties.Stream stream = properties.getStreams().get(name);
+      if (stream == null) {
+        continue; // an application's own ObjlogStreams bean with streams of its own: defaults
+      }
+      ObjlogProperties.Writer writer = stream.getWriter();
+      settings.put(name, new StreamWriterSettings(
+          PartitionSet.parse(writer.getPartitions(), streams.stream(name).partitions()),
+          writer.toWriterOptions(),
+          writer.isReopenAfterFenceLoss()));
+    }
+    RecordValueConverter valueConverter =
+        converter.getIfAvailable(() -> new DefaultRecordValueConverter(null));
+    return new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity);
+  }
+
+  /** With Jackson 3: other objects are sent as JSON through the application's JsonMapper. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(JsonMapper.class)
+  static class JacksonConverterConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RecordValueConverter objlogRecordValueConverter(ObjectProvider<JsonMapper> jsonMapper) {
+      return new DefaultRecordValueConverter(
+          new JacksonRecordValueConverter(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build())));
+    }
+  }
+}

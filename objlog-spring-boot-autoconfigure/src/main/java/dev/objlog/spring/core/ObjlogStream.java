@@ -1,0 +1,23 @@
+package dev.objlog.spring.core;
+
+import java.util.Objects;
+
+/**
+ * One configured stream: its name (how the Spring API, metrics and URLs refer to it), its
+ * canonical stream id (what the bucket stores) and its partition count.
+ *
+ * <p>Thread-safety: immutable.
+ *
+ * @param name the configured name, {@code objlog.streams.<name>}
+ * @param streamId the canonical stream id
+ * @param partitions the number of partitions, at least 1
+ */
+public record ObjlogStream(String name, String streamId, int partitions) {
+  public ObjlogStream {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(streamId, "streamId");
+    if (partitions < 1) {
+      throw new IllegalArgumentException("partitions must be positive, was " + partitions);
+    }
+  }
+}

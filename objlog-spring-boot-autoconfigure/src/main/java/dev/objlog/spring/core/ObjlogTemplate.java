@@ -1,0 +1,487 @@
+package dev.objlog.spring.core;
+
+import dev.objlog.AppendResult;
+import dev.objlog.Header;
+import dev.objlog.InvalidArgumentException;
+import dev.objlog.LogRecord;
+import dev.objlog.ObjlogException;
+import dev.objlog.PartitionWriter;
+import dev.objlog.SegmentRef;
+import dev.objlog.StaleWriterException;
+import dev.objlog.WriterClosedException;
+import dev.objlog.WriterState;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageHeaders;
+
+/**
+ * Sends records to the configured streams by name, and reports when they are durable.
+ *
+ * <p><b>Writers.</b> The template owns one {@link PartitionWriter} per partition this instance
+ * writes ({@code objlog.streams.<name>.writer.partitions}, all by default), opened on the first
+ * send to that partition. Opening a writer fences the partition: any other writer of it (in this
+ * or another process) fails its next commit with {@link StaleWriterException}. Until leases
+ * arrive, which instance writes which partition is static configuration: two instances writing
+ * one partition fence each other, and the one fenced out fails its sends.
+ *
+ * <p><b>Futures.</b> Each send returns a future that completes with a {@link SendResult} once the
+ * record is committed (readable by every reader), or fails with what the log or store decided:
+ * {@link StaleWriterException} when another writer took the partition over (later sends fail the
+ * same way unless {@code writer.reopen-after-fence-loss} is set, in which case the next send takes
+ * the partition back), {@link dev.objlog.WriterBackpressureException} when the writer fails fast
+ * and is full, {@link dev.objlog.CommitIndeterminateException} (the record may or may not be in
+ * the log) or a store failure once the writer's retries are spent. After any terminal failure
+ * other than a fence loss, the next send opens a new writer.
+ *
+ * <p><b>Caller errors throw</b> at once, and nothing is sent: {@link UnknownStreamException},
+ * {@link InvalidArgumentException} for a partition out of range or a record too large, {@link
+ * PartitionNotWritableException} for a partition this instance does not write, {@link
+ * ObjlogConversionException} for a value that cannot be converted.
+ *
+ * <p><b>Timestamps</b> are {@code max(now, previous)} per partition (the previous one includes the
+ * newest committed timestamp when the writer opened), so a wall clock stepping back never gets a
+ * send rejected; records keep the previous timestamp until the clock catches up.
+ *
+ * <p>{@link #close()} flushes and closes every writer; the auto-configured bean is closed when the
+ * application context shuts down.
+ *
+ * <p>Thread-safety: safe for concurrent use. Sends to one partition are appended in the order
+ * their calls acquire that partition (one thread's sends keep their order).
+ */
+public class ObjlogTemplate implements AutoCloseable {
+  private static final Log logger = LogFactory.getLog(ObjlogTemplate.class);
+
+  private final ObjlogStreams streams;
+  private final RecordValueConverter converter;
+  private final Clock clock;
+  private final StoreActivity activity;
+  private final Map<String, StreamWriterSettings> settings;
+  private final Map<String, Slot[]> slots = new LinkedHashMap<>();
+  private volatile boolean closed;
+
+  /**
+   * @param streams the configured streams
+   * @param settings writer settings by stream name; a stream without an entry is written on all
+   *     partitions with default options
+   * @param converter turns values into record bytes
+   * @param clock the source of record timestamps
+   * @param activity where store outcomes are recorded for health
+   * @throws IllegalArgumentException if settings name an unknown stream or another partition count
+   */
+  public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
+      RecordValueConverter converter, Clock clock, StoreActivity activity) {
+    this.streams = Objects.requireNonNull(streams, "streams");
+    this.converter = Objects.requireNonNull(converter, "converter");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.activity = Objects.requireNonNull(activity, "activity");
+    Map<String, StreamWriterSettings> resolved = new LinkedHashMap<>();
+    for (String name : settings.keySet()) {
+      streams.stream(name);
+    }
+    for (ObjlogStream stream : streams.streams()) {
+      StreamWriterSettings s = settings.getOrDefault(stream.name(), StreamWriterSettings.defaults(stream.partitions()));
+      if (s.partitions().partitionCount() != stream.partitions()) {
+        throw new IllegalArgumentException("writer partitions of stream '" + stream.name() + "' are for "
+            + s.partitions().partitionCount() + " partitions, the stream has " + stream.partitions());
+      }
+      resolved.put(stream.name(), s);
+      Slot[] array = new Slot[stream.partitions()];
+      s.partitions().stream().forEach(p -> array[p] = new Slot(stream, p, s));
+      slots.put(stream.name(), array);
+    }
+    this.settings = Map.copyOf(resolved);
+  }
+
+  /** A template with default writer settings, the default converter (no JSON) and the system clock. */
+  public ObjlogTemplate(ObjlogStreams streams) {
+    this(streams, Map.of(), new DefaultRecordValueConverter(null), Clock.systemUTC(), new StoreActivity());
+  }
+
+  /**
+   * Sends {@code value} to a partition.
+   *
+   * @return completes with the result once the record is durable; fails as the class describes
+   * @throws UnknownStreamException, InvalidArgumentException, PartitionNotWritableException,
+   *     ObjlogConversionException for caller errors (nothing sent)
+   */
+  public CompletableFuture<SendResult> send(String streamName, int partition, Object value) {
+    Slot slot = slot(streamName, partition);
+    return slot.send(List.of(), converter.toBytes(Objects.requireNonNull(value, "value")));
+  }
+
+  /**
+   * Sends {@code value} to the partition {@link KeyPartitioner} picks for {@code key}, with the key
+   * as the record header {@link ObjlogHeaders#KEY}.
+   */
+  public CompletableFuture<SendResult> send(String streamName, String key, Object value) {
+    ObjlogStream stream = streams.stream(streamName);
+    Slot slot = slot(streamName, KeyPartitioner.partition(Objects.requireNonNull(key, "key"), stream.partitions()));
+    return slot.send(List.of(Header.of(ObjlogHeaders.KEY, key)),
+        converter.toBytes(Objects.requireNonNull(value, "value")));
+  }
+
+  /**
+   * Sends a message's payload. {@link ObjlogHeaders#STREAM} names the stream; {@link
+   * ObjlogHeaders#PARTITION} or else {@link ObjlogHeaders#KEY} picks the partition (neither: the
+   * stream must have one partition). Every other header except Spring's generated {@code id} and
+   * {@code timestamp} becomes a record header: {@code byte[]} values as they are, others as their
+   * {@code toString()} in UTF-8. The key is kept as a record header too.
+   */
+  public CompletableFuture<SendResult> send(Message<?> message) {
+    MessageHeaders headers = message.getHeaders();
+    Object streamHeader = headers.get(ObjlogHeaders.STREAM);
+    if (!(streamHeader instanceof String streamName)) {
+      throw new InvalidArgumentException("a message sent with ObjlogTemplate needs the header "
+          + ObjlogHeaders.STREAM + " (a String naming the stream), had " + streamHeader);
+    }
+    ObjlogStream stream = streams.stream(streamName);
+    Object partitionHeader = headers.get(ObjlogHeaders.PARTITION);
+    Object keyHeader = headers.get(ObjlogHeaders.KEY);
+    int partition;
+    if (partitionHeader != null) {
+      partition = partitionOf(partitionHeader);
+    } else if (keyHeader != null) {
+      partition = KeyPartitioner.partition(keyHeader.toString(), stream.partitions());
+    } else if (stream.partitions() == 1) {
+      partition = 0;
+    } else {
+      throw new InvalidArgumentException("stream '" + streamName + "' has " + stream.partitions()
+          + " partitions: set the header " + ObjlogHeaders.PARTITION + " or " + ObjlogHeaders.KEY);
+    }
+    Slot slot = slot(streamName, partition);
+    List<Header> recordHeaders = new ArrayList<>();
+    headers.forEach((name, value) -> {
+      if (value == null || name.equals(MessageHeaders.ID) || name.equals(MessageHeaders.TIMESTAMP)
+          || name.equals(ObjlogHeaders.STREAM) || name.equals(ObjlogHeaders.PARTITION)) {
+        return;
+      }
+      byte[] bytes = value instanceof byte[] b ? b : value.toString().getBytes(StandardCharsets.UTF_8);
+      recordHeaders.add(Header.of(name.getBytes(StandardCharsets.UTF_8), bytes));
+    });
+    return slot.send(recordHeaders, converter.toBytes(message.getPayload()));
+  }
+
+  private static int partitionOf(Object header) {
+    if (header instanceof Number n) {
+      return n.intValue();
+    }
+    try {
+      return Integer.parseInt(header.toString().trim());
+    } catch (NumberFormatException e) {
+      throw new InvalidArgumentException("the header " + ObjlogHeaders.PARTITION + " must be a partition number, was \""
+          + header + "\"");
+    }
+  }
+
+  private Slot slot(String streamName, int partition) {
+    ObjlogStream stream = streams.stream(streamName);
+    if (partition < 0 || partition >= stream.partitions()) {
+      throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
+          + ", not " + partition);
+    }
+    Slot slot = slots.get(streamName)[partition];
+    if (slot == null) {
+      throw new PartitionNotWritableException(streamName, partition, settings.get(streamName).partitions());
+    }
+    return slot;
+  }
+
+  /**
+   * Waits until everything sent so far to partitions whose writer is working is durable, and the
+   * futures of those sends have completed. Writers that already failed are skipped: their sends'
+   * futures have failed.
+   *
+   * @throws ObjlogException the first failure of a writer that failed while flushing
+   */
+  public void flush() {
+    ObjlogException first = null;
+    for (Slot[] array : slots.values()) {
+      for (Slot slot : array) {
+        PartitionWriter writer = slot == null ? null : slot.writer;
+        if (writer == null || writer.failure().isPresent() || writer.state().closed()) {
+          continue;
+        }
+        try {
+          writer.flush();
+        } catch (ObjlogException e) {
+          if (first == null) {
+            first = e;
+          }
+        }
+        slot.awaitOutstanding();
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** The partitions of a stream this instance writes. */
+  public PartitionSet writablePartitions(String streamName) {
+    streams.stream(streamName);
+    return settings.get(streamName).partitions();
+  }
+
+  /** What this instance knows of its writer of one partition, from memory only. */
+  public LocalWriterStatus writerStatus(String streamName, int partition) {
+    ObjlogStream stream = streams.stream(streamName);
+    if (partition < 0 || partition >= stream.partitions()) {
+      throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
+          + ", not " + partition);
+    }
+    Slot slot = slots.get(streamName)[partition];
+    if (slot == null) {
+      return new LocalWriterStatus(streamName, partition, LocalWriterStatus.State.NOT_WRITTEN_HERE, null, null, 0,
+          null, 0, null);
+    }
+    return slot.status();
+  }
+
+  /** The status of every partition this instance writes, opened or not. */
+  public List<LocalWriterStatus> writerStatuses() {
+    List<LocalWriterStatus> all = new ArrayList<>();
+    for (Slot[] array : slots.values()) {
+      for (Slot slot : array) {
+        if (slot != null) {
+          all.add(slot.status());
+        }
+      }
+    }
+    return all;
+  }
+
+  public ObjlogStreams streams() {
+    return streams;
+  }
+
+  /**
+   * Flushes and closes every writer; later sends fail with {@link WriterClosedException}.
+   * Idempotent. Failures are logged, not thrown: they already failed the sends' futures.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    for (Slot[] array : slots.values()) {
+      for (Slot slot : array) {
+        if (slot != null) {
+          slot.close();
+        }
+      }
+    }
+  }
+
+  private static boolean isFenceLoss(@Nullable Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof StaleWriterException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    return (t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null
+        ? t.getCause()
+        : t;
+  }
+
+  /** One partition this instance writes. */
+  private final class Slot {
+    private final ObjlogStream stream;
+    private final int partition;
+    private final StreamWriterSettings settings;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final AtomicLong pending = new AtomicLong();
+    private final Set<CompletableFuture<SendResult>> outstanding = ConcurrentHashMap.newKeySet();
+    private volatile @Nullable PartitionWriter writer;
+    private long lastTimestamp = Long.MIN_VALUE; // guarded by lock
+    private volatile int opens;
+    private volatile @Nullable Instant lastCommit;
+    private volatile @Nullable Instant pendingSince;
+
+    Slot(ObjlogStream stream, int partition, StreamWriterSettings settings) {
+      this.stream = stream;
+      this.partition = partition;
+      this.settings = settings;
+    }
+
+    CompletableFuture<SendResult> send(List<Header> headers, byte[] value) {
+      long timestamp;
+      AppendResult appended;
+      lock.lock();
+      try {
+        if (closed) {
+          return CompletableFuture.failedFuture(
+              new WriterClosedException("the ObjlogTemplate is closed (the application is shutting down)"));
+        }
+        timestamp = Math.max(clock.millis(), lastTimestamp);
+        LogRecord record = LogRecord.of(timestamp, headers, value); // rejects bad records before any I/O
+        PartitionWriter current = writerForSend(); // an opening may raise lastTimestamp to the committed one
+        if (lastTimestamp > timestamp) {
+          timestamp = lastTimestamp;
+          record = LogRecord.of(timestamp, headers, value);
+        }
+        try {
+          appended = current.append(record);
+        } catch (WriterClosedException e) {
+          // The writer failed between our check and the append: decide again once.
+          current = writerForSend();
+          timestamp = Math.max(timestamp, lastTimestamp);
+          record = LogRecord.of(timestamp, headers, value);
+          appended = current.append(record);
+        }
+        lastTimestamp = timestamp;
+        if (pending.getAndIncrement() == 0) {
+          pendingSince = clock.instant();
+        }
+      } catch (InvalidArgumentException e) {
+        throw e; // the record itself was rejected (too large, too many headers): a caller error
+      } catch (ObjlogException e) {
+        activity.failure(e);
+        return CompletableFuture.failedFuture(e);
+      } finally {
+        lock.unlock();
+      }
+      long lsn = appended.lsn();
+      long ts = timestamp;
+      CompletableFuture<SendResult> result = appended.committed().handle((head, failure) -> {
+        if (pending.decrementAndGet() == 0) {
+          pendingSince = null;
+        }
+        if (failure != null) {
+          Throwable cause = unwrap(failure);
+          activity.failure(cause);
+          throw new CompletionException(cause);
+        }
+        activity.success();
+        lastCommit = clock.instant();
+        return new SendResult(stream.name(), partition, lsn, ts, head);
+      });
+      outstanding.add(result);
+      result.whenComplete((r, e) -> outstanding.remove(result));
+      return result;
+    }
+
+    /** Waits until the futures of sends made so far have completed, however they completed. */
+    void awaitOutstanding() {
+      CompletableFuture<?>[] snapshot = outstanding.toArray(new CompletableFuture<?>[0]);
+      try {
+        CompletableFuture.allOf(snapshot).handle((r, e) -> null).get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException e) {
+        throw new IllegalStateException(e); // cannot happen: handle() swallowed failures
+      }
+    }
+
+    /** The writer to append to: the open one, or a newly opened one. Holds the lock. */
+    private PartitionWriter writerForSend() {
+      PartitionWriter current = writer;
+      if (current != null) {
+        Optional<ObjlogException> failure = current.failure();
+        if (failure.isEmpty() && !current.state().closed()) {
+          return current;
+        }
+        ObjlogException cause = failure.orElse(null);
+        if (isFenceLoss(cause) && !settings.reopenAfterFenceLoss()) {
+          throw new StaleWriterException("partition " + partition + " of stream '" + stream.name()
+              + "' was taken over by another writer, so this instance no longer writes it. Stop the other"
+              + " writer or give each instance its own objlog.streams." + stream.name() + ".writer.partitions;"
+              + " objlog.streams." + stream.name() + ".writer.reopen-after-fence-loss=true takes it back on the"
+              + " next send. Cause: " + cause.getMessage());
+        }
+        logger.warn("Re-opening the writer of partition " + partition + " of stream '" + stream.name()
+            + "' after " + (cause == null ? "it closed" : cause.toString()));
+        current.abort();
+        writer = null;
+      }
+      PartitionWriter opened;
+      try {
+        opened = streams.log(stream.name()).openWriter(partition, settings.newWriterOptions());
+      } catch (ObjlogException e) {
+        activity.failure(e);
+        throw e;
+      }
+      activity.success();
+      SegmentRef last = opened.state().committed().lastSegment();
+      if (last != null) {
+        lastTimestamp = Math.max(lastTimestamp, last.maxTimestampMs());
+      }
+      opens++;
+      writer = opened;
+      if (logger.isDebugEnabled()) {
+        logger.debug("Opened the writer of partition " + partition + " of stream '" + stream.name() + "' at "
+            + opened.state().committed());
+      }
+      return opened;
+    }
+
+    LocalWriterStatus status() {
+      PartitionWriter w = writer;
+      LocalWriterStatus.State state;
+      WriterState snapshot = null;
+      String failure = null;
+      if (w == null) {
+        state = LocalWriterStatus.State.NOT_OPENED;
+      } else {
+        snapshot = w.state();
+        ObjlogException f = snapshot.failure();
+        if (f != null) {
+          state = isFenceLoss(f) ? LocalWriterStatus.State.FENCED : LocalWriterStatus.State.FAILED;
+          failure = f.toString();
+        } else if (snapshot.closed()) {
+          state = LocalWriterStatus.State.CLOSED;
+        } else {
+          state = LocalWriterStatus.State.OPEN;
+        }
+      }
+      return new LocalWriterStatus(stream.name(), partition, state, snapshot, lastCommit, pending.get(),
+          pendingSince, opens, failure);
+    }
+
+    void close() {
+      lock.lock();
+      try {
+        PartitionWriter w = writer;
+        if (w == null) {
+          return;
+        }
+        try {
+          if (w.failure().isPresent()) {
+            w.abort();
+          } else {
+            w.close();
+          }
+        } catch (ObjlogException e) {
+          logger.warn("Closing the writer of partition " + partition + " of stream '" + stream.name() + "' failed", e);
+        }
+        awaitOutstanding();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ObjlogTemplate[streams=" + streams.names() + "]";
+  }
+}

@@ -1,0 +1,33 @@
+package dev.objlog.spring.core;
+
+import dev.objlog.WriterOptions;
+import java.util.Objects;
+
+/**
+ * How the {@link ObjlogTemplate} writes one stream: the partitions this instance writes, the
+ * options of each writer it opens (every opening gets a fresh random writer id), and whether to
+ * re-open a partition whose writer another writer fenced out.
+ *
+ * <p>Thread-safety: immutable.
+ *
+ * @param partitions the partitions this instance writes
+ * @param options writer options; their writer id is replaced at every opening
+ * @param reopenAfterFenceLoss whether a fenced-out partition is taken back on the next send
+ */
+public record StreamWriterSettings(PartitionSet partitions, WriterOptions options, boolean reopenAfterFenceLoss) {
+  public StreamWriterSettings {
+    Objects.requireNonNull(partitions, "partitions");
+    Objects.requireNonNull(options, "options");
+  }
+
+  /** All partitions, default options, no re-opening. */
+  public static StreamWriterSettings defaults(int partitionCount) {
+    return new StreamWriterSettings(PartitionSet.all(partitionCount), WriterOptions.defaults(), false);
+  }
+
+  /** The options for one opening: these, with a fresh random writer id. */
+  WriterOptions newWriterOptions() {
+    return new WriterOptions(WriterOptions.randomWriterId(), options.batch(), options.backpressure(),
+        options.adaptiveDelay(), options.pipeline(), options.timeouts());
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The Spring-facing log API: {@link dev.objlog.spring.core.ObjlogStreams} (one {@code Objlog} and
+ * one shared reader per configured stream, by name) and {@link dev.objlog.spring.core.ObjlogTemplate}
+ * (sends that complete when durable, through one fenced writer per partition this instance writes).
+ *
+ * <p>Owns: naming streams by their configured name, the key-to-partition hash ({@link
+ * dev.objlog.spring.core.KeyPartitioner}), the writer-partition sets, value conversion, the
+ * template's writers (lazy opening, re-opening, timestamps, closing) and the cached state health
+ * and the actuator endpoint read ({@link dev.objlog.spring.core.StoreActivity}, {@link
+ * dev.objlog.spring.core.LocalWriterStatus}). Does not own: binding or checking properties
+ * ({@code dev.objlog.spring.autoconfigure}), the engine's writer and reader protocols, listeners,
+ * retention.
+ *
+ * <p>Invariants: a stream is always named by its configured name, never its stream id; this
+ * instance opens writers only for partitions in its configured writer set, at most one per
+ * partition at a time; record timestamps sent through the template never decrease within a
+ * partition (max(now, last)); a send's future completes only once the record is committed, i.e.
+ * readable by any reader.
+ *
+ * <p>Error contract: caller errors (unknown stream, partition out of range or not written here,
+ * values that cannot be converted or are too large) throw at once and are not retryable. Everything
+ * the log or store decides fails the returned future instead: {@link dev.objlog.StaleWriterException}
+ * (another writer owns the partition: terminal unless re-opening is configured), {@link
+ * dev.objlog.WriterBackpressureException} (retry later), {@link
+ * dev.objlog.CommitIndeterminateException} (maybe committed; the next send re-opens the writer,
+ * whose takeover reads the truth), store failures once the writer's retries are spent.
+ */
+@NullMarked
+package dev.objlog.spring.core;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,104 @@
+package dev.objlog.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.objlog.ObjlogOptions;
+import dev.objlog.WriterOptions;
+import dev.objlog.read.ReaderOptions;
+import dev.objlog.spring.core.DefaultRecordValueConverter;
+import dev.objlog.spring.core.ObjlogStream;
+import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.core.ObjlogTemplate;
+import dev.objlog.spring.core.PartitionSet;
+import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.spring.core.StreamWriterSettings;
+import dev.objlog.store.memory.MemoryObjectStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ObjlogEndpointTests {
+  private ObjlogStreams streams;
+  private ObjlogTemplate template;
+  private StoreActivity activity;
+  private ObjlogEndpoint endpoint;
+
+  @BeforeEach
+  void open() {
+    streams = new ObjlogStreams(new MemoryObjectStore(), List.of(new ObjlogStream("orders", "shop/orders", 3)),
+        ObjlogOptions.defaults(), ReaderOptions.defaults());
+    activity = new StoreActivity();
+    template = new ObjlogTemplate(streams,
+        Map.of("orders", new StreamWriterSettings(PartitionSet.parse("0-1", 3),
+            WriterOptions.builder().batch(Duration.ofMillis(1), 1 << 20, 1000).build(), false)),
+        new DefaultRecordValueConverter(null), Clock.systemUTC(), activity);
+    endpoint = new ObjlogEndpoint(streams, template, activity);
+  }
+
+  @AfterEach
+  void close() {
+    template.close();
+    streams.close();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void listsStreamsByNameWithHeadsAndLocalWriters() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      template.send("orders", 1, "r" + i).get(30, TimeUnit.SECONDS);
+    }
+    Map<String, Object> body = endpoint.streams();
+    assertThat(body.get("store")).asString().contains("memory");
+    Map<String, Object> orders = (Map<String, Object>) ((Map<String, Object>) body.get("streams")).get("orders");
+    assertThat(orders).containsEntry("streamId", "shop/orders").containsEntry("partitionCount", 3)
+        .containsEntry("writerPartitions", "0-1");
+    List<Map<String, Object>> partitions = (List<Map<String, Object>>) orders.get("partitions");
+    assertThat(partitions).hasSize(3);
+    Map<String, Object> p1 = partitions.get(1);
+    assertThat(p1).containsEntry("partition", 1).containsEntry("nextLsn", 3L).containsEntry("oldestLsn", 0L)
+        .containsEntry("writerEpoch", 1L).containsKey("newestRecordTimestamp");
+    assertThat((Map<String, Object>) p1.get("localWriter")).containsEntry("state", "OPEN")
+        .containsEntry("nextLsn", 3L).containsEntry("pendingSends", 0L).containsKey("lastCommit");
+    assertThat(partitions.get(0)).containsEntry("nextLsn", 0L).containsEntry("writerEpoch", 0L);
+    assertThat((Map<String, Object>) partitions.get(0).get("localWriter")).containsEntry("state", "NOT_OPENED");
+    assertThat((Map<String, Object>) partitions.get(2).get("localWriter")).containsOnly(Map.entry("state", "NOT_WRITTEN_HERE"));
+    assertThat(activity.snapshot().lastSuccess()).isNotNull();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void onePartitionAddsRetentionTheNewestSegmentAndTheSegmentFolder() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      template.send("orders", 0, "r" + i).get(30, TimeUnit.SECONDS);
+    }
+    Map<String, Object> body = endpoint.partition("orders", 0);
+    assertThat(body).containsEntry("stream", "orders").containsEntry("streamId", "shop/orders")
+        .containsEntry("partition", 0).containsEntry("nextLsn", 4L).containsEntry("appliedRetentionLsn", 0L);
+    Map<String, Object> newest = (Map<String, Object>) body.get("newestSegment");
+    assertThat(newest).containsEntry("lastLsn", 3L).containsKey("key").containsKey("sizeBytes");
+    Map<String, Object> folder = (Map<String, Object>) body.get("segmentObjects");
+    assertThat((Long) folder.get("count")).isBetween(1L, 4L);
+    assertThat((Long) folder.get("bytes")).isPositive();
+    assertThat(folder).containsEntry("truncated", false);
+    List<Map<String, Object>> objects = (List<Map<String, Object>>) folder.get("newest");
+    assertThat(objects.get(0)).containsEntry("key", newest.get("key"));
+  }
+
+  @Test
+  void unknownStreamOrPartitionIsNotFound() {
+    assertThat(endpoint.partition("payments", 0)).isNull();
+    assertThat(endpoint.partition("orders", 3)).isNull();
+    assertThat(endpoint.partition("orders", -1)).isNull();
+  }
+
+  @Test
+  void unsignedValuesNeverPrintNegative() {
+    assertThat(ObjlogEndpoint.u64(-1L)).hasToString("18446744073709551615");
+    assertThat(ObjlogEndpoint.u64(7L)).isEqualTo(7L);
+  }
+}

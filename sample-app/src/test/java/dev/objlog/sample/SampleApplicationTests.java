@@ -1,0 +1,130 @@
+package dev.objlog.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.TestRestTemplate;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureTestRestTemplate;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * The sample as a user runs it, on the default filesystem store (in a fresh directory): the demo
+ * at startup, the events endpoint, and the actuator.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "objlog.store.filesystem.root=target/objlog-test-data/${random.uuid}")
+@AutoConfigureTestRestTemplate
+@ExtendWith(OutputCaptureExtension.class)
+class SampleApplicationTests {
+
+  @Autowired
+  TestRestTemplate http;
+
+  @Test
+  void theDemoRunsAtStartupAndPrintsItsSummary(CapturedOutput output) {
+    assertThat(output.getOut())
+        .contains("objlog demo: stream 'demo' (stream id \"sample/demo\", 2 partitions)")
+        .contains("-- 1. Write through ObjlogTemplate: 200 orders")
+        .contains("all 200 durable in")
+        .contains("-- 3. Read partition")
+        .contains("checkpoint: {\"version\":1,\"stream_id\":\"sample/demo\",\"partition\":")
+        .contains("resumed cursor read LSN 5..9")
+        .contains("tailed 20 of 20 records")
+        .contains("-- 7. Retention and reclaim")
+        .contains(ObjlogDemo.SUMMARY_TITLE)
+        .contains("records written this run: 220")
+        .contains("records readable in stream 'demo': 220 (p0 [0, ");
+    String summary = output.getOut().substring(output.getOut().indexOf(ObjlogDemo.SUMMARY_TITLE));
+    assertThat(summary).containsPattern("after write\\s+\\d+\\s+\\d+\\s+[1-9]\\d*\\s+[1-9]\\d*");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void eventsArePostedAndReadBack() {
+    HttpHeaders json = new HttpHeaders();
+    json.setContentType(MediaType.APPLICATION_JSON);
+    ResponseEntity<Map> posted = http.postForEntity("/events?key=user-1",
+        new HttpEntity<>("{\"type\":\"signup\",\"user\":\"user-1\"}", json), Map.class);
+    assertThat(posted.getStatusCode()).isEqualTo(HttpStatus.OK);
+    Map<String, Object> result = posted.getBody();
+    assertThat(result).containsEntry("stream", "events").containsKeys("lsn", "timestamp");
+    int partition = (Integer) result.get("partition");
+    long lsn = ((Number) result.get("lsn")).longValue();
+
+    HttpHeaders text = new HttpHeaders();
+    text.setContentType(MediaType.TEXT_PLAIN);
+    ResponseEntity<Map> second = http.postForEntity("/events?partition=" + partition,
+        new HttpEntity<>("plain text", text), Map.class);
+    assertThat(second.getStatusCode()).isEqualTo(HttpStatus.OK);
+    assertThat(((Number) second.getBody().get("lsn")).longValue()).isEqualTo(lsn + 1);
+
+    Map<String, Object> read = http.getForObject("/events?partition=" + partition + "&from=" + lsn + "&limit=10", Map.class);
+    List<Map<String, Object>> events = (List<Map<String, Object>>) read.get("events");
+    assertThat(events).hasSize(2);
+    assertThat(events.get(0)).containsEntry("value", "{\"type\":\"signup\",\"user\":\"user-1\"}");
+    assertThat((Map<String, Object>) events.get(0).get("headers"))
+        .containsEntry("objlog_key", "user-1").containsEntry("contentType", "application/json");
+    assertThat(events.get(1)).containsEntry("value", "plain text");
+    assertThat(((Number) read.get("nextLsn")).longValue()).isEqualTo(lsn + 2);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void actuatorObjlogListsStreamsByNameWithPartitions() {
+    ResponseEntity<Map> response = http.getForEntity("/actuator/objlog", Map.class);
+    assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+    Map<String, Object> streams = (Map<String, Object>) response.getBody().get("streams");
+    assertThat(streams).containsKeys("events", "demo");
+    Map<String, Object> demo = (Map<String, Object>) streams.get("demo");
+    assertThat(demo).containsEntry("streamId", "sample/demo").containsEntry("partitionCount", 2)
+        .containsEntry("writerPartitions", "*");
+    List<Map<String, Object>> partitions = (List<Map<String, Object>>) demo.get("partitions");
+    assertThat(partitions).hasSize(2);
+    long total = partitions.stream().mapToLong(p -> ((Number) p.get("nextLsn")).longValue()).sum();
+    assertThat(total).isGreaterThanOrEqualTo(220);
+    assertThat(partitions.get(0)).containsKeys("oldestLsn", "writerEpoch", "segmentCount", "reachableSegmentCount",
+        "newestRecordTimestamp", "localWriter");
+    assertThat((Map<String, Object>) partitions.get(0).get("localWriter")).containsEntry("state", "OPEN");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void actuatorObjlogShowsOnePartitionInDetail() {
+    ResponseEntity<Map> response = http.getForEntity("/actuator/objlog/demo/1", Map.class);
+    assertThat(response.getStatusCode()).isEqualTo(HttpStatus.OK);
+    Map<String, Object> body = response.getBody();
+    assertThat(body).containsEntry("stream", "demo").containsEntry("streamId", "sample/demo").containsEntry("partition", 1)
+        .containsKeys("nextLsn", "appliedRetentionLsn", "newestSegment", "segmentObjects", "localWriter");
+    Map<String, Object> folder = (Map<String, Object>) body.get("segmentObjects");
+    assertThat(((Number) folder.get("count")).longValue()).isPositive();
+    assertThat((List<Object>) folder.get("newest")).isNotEmpty();
+
+    assertThat(http.getForEntity("/actuator/objlog/nope/0", Map.class).getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+    assertThat(http.getForEntity("/actuator/objlog/demo/2", Map.class).getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void healthAndInfoIncludeObjlog() {
+    Map<String, Object> health = http.getForObject("/actuator/health", Map.class);
+    assertThat(health).containsEntry("status", "UP");
+    Map<String, Object> objlog = (Map<String, Object>) ((Map<String, Object>) health.get("components")).get("objlog");
+    assertThat(objlog).containsEntry("status", "UP");
+    assertThat((Map<String, Object>) objlog.get("details")).containsKeys("openWriters", "store");
+
+    Map<String, Object> info = http.getForObject("/actuator/info", Map.class);
+    assertThat((Map<String, Object>) info.get("objlog")).containsKeys("formats", "store", "streams");
+  }
+}
