@@ -152,6 +152,8 @@ final class MeteredStore implements ObjectStore {
     count("UPLOAD", key);
     ObjectUpload upload = delegate.startUpload(key);
     return new ObjectUpload() {
+      private long written;
+
       @Override
       public String key() {
         return upload.key();
@@ -160,6 +162,7 @@ final class MeteredStore implements ObjectStore {
       @Override
       public void write(byte[] bytes, int offset, int length) {
         upload.write(bytes, offset, length);
+        written += length;
       }
 
       @Override
@@ -171,7 +174,7 @@ final class MeteredStore implements ObjectStore {
       public CreateResult complete() {
         CreateResult r = upload.complete();
         if (kind(key) == Kind.SEGMENT) {
-          segmentSizes.add(upload.bytesWritten());
+          segmentSizes.add(written);
         }
         return r;
       }

@@ -91,6 +91,15 @@ final class Scenarios {
     return count * (valueBytes + 16L);
   }
 
+  @SuppressWarnings("unchecked")
+  private static <T> Map<String, T> ordered(Object... kv) {
+    Map<String, T> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], (T) kv[i + 1]);
+    }
+    return m;
+  }
+
   private static String pct(double ratio) {
     return String.format("%.2f×", ratio);
   }
@@ -162,7 +171,7 @@ final class Scenarios {
     r.check("append→commit ≥ 0.8× raw zstd compression, same threads (8 configurations)",
         "worst " + pct(worst), allMet);
     Charts.bars(imgDir.resolve("p1-throughput.png"), "P1 append→commit vs 0.8 × raw zstd (MB/s of record bytes)",
-        "MB/s", cats, Map.of("writer (end to end)", writerMbs, "limit: 0.8 × raw zstd, same threads", limitMbs));
+        "MB/s", cats, ordered("writer (end to end)", writerMbs, "limit: 0.8 × raw zstd, same threads", limitMbs));
     r.line("");
     r.line("Threads: 1 partition is appended by one thread; 8 partitions by two threads (four partitions "
         + "each, round robin). The reference compresses the same records (16-byte envelope + value) "
@@ -321,7 +330,7 @@ final class Scenarios {
     }
     r.put("rows", rows);
     Charts.bars(imgDir.resolve("p2-replay.png"), "P2 replay vs 0.8 × raw zstd decompression (MB/s of block bytes)",
-        "MB/s", cats, Map.of("replay (PartitionReader.replay)", rep, "limit: 0.8 × raw decompress", lim));
+        "MB/s", cats, ordered("replay (PartitionReader.replay)", rep, "limit: 0.8 × raw decompress", lim));
     r.line("");
     r.line("Replay: a fresh `Objlog` over the same memory store, `reader().partition(0).replay(0)`, every "
         + "record's value size summed (read-ahead 8 blocks on the log's executor; catalog, segment opens, "
@@ -456,7 +465,7 @@ final class Scenarios {
     }
     r.put("flush", rows);
     Charts.bars(imgDir.resolve("p3-flush.png"), "P3 flush() latency vs limit (2.2 × RTT + transfer)", "ms", cats,
-        new LinkedHashMap<>(Map.of("p50", p50s, "p99", p99s, "limit", lims)));
+        ordered("p50", p50s, "p99", p99s, "limit", lims));
     r.line("");
     r.line(img(r, "p3-flush.png"));
     r.line("");
@@ -787,8 +796,8 @@ final class Scenarios {
         + "reads, so a record waits up to one poll interval plus several RTTs.");
     Charts.bars(imgDir.resolve("p6-tail.png"), "P6 commit → listener latency vs target", "ms",
         List.of("same JVM", "other process"),
-        new LinkedHashMap<>(Map.of("p50", List.of(round(p50, 2), round(Data.percentile(oc, 50), 2)),
-            "p99", List.of(round(p99, 2), round(op99, 2)), "target", List.of(5.0, limit))));
+        ordered("p50", List.of(round(p50, 2), round(Data.percentile(oc, 50), 2)),
+            "p99", List.of(round(p99, 2), round(op99, 2)), "target", List.of(5.0, limit)));
     r.line("");
     r.line(img(r, "p6-tail.png"));
     return r;
@@ -923,10 +932,10 @@ final class Scenarios {
         .put("samples", samples.stream().map(x -> Arrays.stream(x).map(v -> round(v, 2)).boxed().toList()).toList());
     double[] t = samples.stream().mapToDouble(x -> x[0]).toArray();
     Charts.lines(imgDir.resolve("p7-memory.png"), "P7 writer memory under overload (above baseline)", "s", "MiB",
-        new LinkedHashMap<>(Map.of(
+        ordered(
             "heap after GC", new double[][] {t, samples.stream().mapToDouble(x -> x[1]).toArray()},
             "RSS", new double[][] {t, samples.stream().mapToDouble(x -> x[2]).toArray()},
-            "budget", new double[][] {t, Arrays.stream(t).map(x -> budget / (double) MiB).toArray()})), false);
+            "budget", new double[][] {t, Arrays.stream(t).map(x -> budget / (double) MiB).toArray()}), false);
     r.line("");
     r.line(img(r, "p7-memory.png"));
     return r;
@@ -1055,9 +1064,9 @@ final class Scenarios {
         growth), growth <= 1.5);
     Charts.lines(imgDir.resolve("catalog-scale.png"), "Catalog: publish time and head size vs history (fan-out 128)",
         "segments published", "µs / KiB / GETs",
-        new LinkedHashMap<>(Map.of("publish mean (µs)", new double[][] {xs, meanUs},
+        ordered("publish mean (µs)", new double[][] {xs, meanUs},
             "publish p99 (µs)", new double[][] {xs, p99Us}, "head size (KiB)", new double[][] {xs, headKb},
-            "cold lookup GETs", new double[][] {xs, lookupGets})), false);
+            "cold lookup GETs", new double[][] {xs, lookupGets}), false);
     r.line("");
     r.line(img(r, "catalog-scale.png"));
     return r;
