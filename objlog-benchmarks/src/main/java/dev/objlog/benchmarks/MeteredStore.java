@@ -37,6 +37,10 @@ final class MeteredStore implements ObjectStore {
   private final java.util.concurrent.ConcurrentLinkedQueue<Long> segmentSizes =
       new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+  /** Timed segment uploads (kind 0: start → complete) and head swaps (kind 1), when recording. */
+  final java.util.concurrent.ConcurrentLinkedQueue<long[]> events = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  volatile boolean recording;
+
   MeteredStore(ObjectStore delegate) {
     this(delegate, 0);
   }
@@ -143,13 +147,19 @@ final class MeteredStore implements ObjectStore {
   @Override
   public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
     count("CAS", key);
+    long t0 = System.nanoTime();
     headDelay(key);
-    return delegate.compareAndSwap(key, expected, bytes);
+    CasResult r = delegate.compareAndSwap(key, expected, bytes);
+    if (recording && kind(key) == Kind.HEAD) {
+      events.add(new long[] {1, t0, System.nanoTime()});
+    }
+    return r;
   }
 
   @Override
   public ObjectUpload startUpload(String key) {
     count("UPLOAD", key);
+    long t0 = System.nanoTime();
     ObjectUpload upload = delegate.startUpload(key);
     return new ObjectUpload() {
       private long written;
@@ -175,6 +185,9 @@ final class MeteredStore implements ObjectStore {
         CreateResult r = upload.complete();
         if (kind(key) == Kind.SEGMENT) {
           segmentSizes.add(written);
+          if (recording) {
+            events.add(new long[] {0, t0, System.nanoTime()});
+          }
         }
         return r;
       }
