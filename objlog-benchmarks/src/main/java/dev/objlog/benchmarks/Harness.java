@@ -90,11 +90,8 @@ public final class Harness {
     Files.createDirectories(imgDir);
 
     Scenarios scenarios = new Scenarios(smoke, imgDir, imgLink);
-    Map<String, Object> run = new LinkedHashMap<>();
     Map<String, Object> env = environment(smoke, args);
-    run.put("environment", env);
     Map<String, Object> results = new LinkedHashMap<>();
-    run.put("scenarios", results);
     Map<String, String> blocks = new LinkedHashMap<>();
     for (String id : ORDER) {
       if (!only.contains(id)) {
@@ -154,8 +151,21 @@ public final class Harness {
       }
       System.out.printf("  (%.1f s)%n", secs);
     }
+    // results.json: the latest run of every scenario (this run's, and earlier runs' for the others)
     Path json = jsonDir.resolve("results.json");
-    Files.writeString(json, Json.write(run) + "\n");
+    StringBuilder all = new StringBuilder("{\n  \"latest_run\": ").append(Json.write(env).replace("\n", "\n  "))
+        .append(",\n  \"scenarios\": {");
+    boolean first = true;
+    for (String id : ORDER) {
+      Path f = jsonDir.resolve("results/" + id + ".json");
+      if (Files.exists(f)) {
+        all.append(first ? "\n" : ",\n").append("    \"").append(id).append("\": ")
+            .append(Files.readString(f).trim().replace("\n", "\n    "));
+        first = false;
+      }
+    }
+    all.append("\n  }\n}\n");
+    Files.writeString(json, all.toString());
     updateMarkdown(md, blocks, out != null);
     System.out.println("results: " + json);
     System.out.println("markdown: " + md);
