@@ -235,7 +235,7 @@ public final class Harness {
   private static Map<String, Object> environment(boolean smoke, String[] args) {
     Map<String, Object> env = new LinkedHashMap<>();
     env.put("date", DateTimeFormatter.ISO_INSTANT.format(Instant.now().atOffset(ZoneOffset.UTC).toInstant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
-    env.put("commit", git("rev-parse", "--short", "HEAD") + (git("status", "--porcelain").isBlank() ? "" : "+dirty"));
+    env.put("commit", git("rev-parse", "--short", "HEAD") + (git("status", "--porcelain", "--", ".", ":!docs").isBlank() ? "" : "+dirty"));
     env.put("cpu", cpuModel());
     env.put("cpus", Runtime.getRuntime().availableProcessors());
     env.put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
