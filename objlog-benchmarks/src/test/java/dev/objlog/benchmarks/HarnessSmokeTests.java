@@ -1,0 +1,37 @@
+package dev.objlog.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CI runs the harness with tiny sizes: every scenario must run and land in the results file, with
+ * its charts. No timing is asserted; benchmarks are not tests.
+ */
+class HarnessSmokeTests {
+
+  @TempDir Path dir;
+
+  @Test
+  void everyScenarioRunsAtSmokeSizeAndIsInTheResults() throws Exception {
+    Path json = Harness.run(new String[] {"--smoke", "--out", dir.toString()});
+    String text = Files.readString(json);
+    for (String id : Harness.ORDER) {
+      assertTrue(text.contains("\"" + id + "\": {"), "results lack scenario " + id);
+      assertTrue(Files.exists(dir.resolve("results/" + id + ".json")), "no per-scenario results for " + id);
+    }
+    assertFalse(text.contains("\"error\""), "a scenario failed:\n" + text);
+    String md = Files.readString(dir.resolve("BENCHMARKS-harness.md"));
+    for (String id : Harness.ORDER) {
+      assertTrue(md.contains("<!-- harness:" + id + ":begin -->"), "markdown lacks " + id);
+    }
+    for (String png : new String[] {"p1-throughput.png", "p2-replay.png", "p3-flush.png", "p6-tail.png",
+        "p7-memory.png", "catalog-scale.png"}) {
+      assertTrue(Files.size(dir.resolve("img/" + png)) > 1000, "chart " + png);
+    }
+  }
+}
