@@ -52,9 +52,14 @@ final class ChildJvm implements AutoCloseable {
     return false;
   }
 
-  /** SIGKILL on Linux; waits for the process and the output pump to finish. */
+  /**
+   * SIGKILL on Linux; waits for the process and for the output pump to read everything the child
+   * wrote before it died. Through the {@link ProcessHandle}: {@code Process.destroyForcibly()}
+   * also closes our end of the pipe, which silently drops the child's last unread lines (the
+   * reports of exactly the records acknowledged just before the kill).
+   */
   void kill() throws InterruptedException {
-    process.destroyForcibly();
+    process.toHandle().destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
     pump.join(5000);
   }

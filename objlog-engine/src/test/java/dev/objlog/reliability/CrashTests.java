@@ -153,6 +153,7 @@ class CrashTests {
     Path checkpoint = dir.resolve("listener.checkpoint.json");
     SplittableRandom random = new SplittableRandom(31);
     BitSet processed = new BitSet();
+    java.util.List<String> history = new java.util.ArrayList<>();
     int killed = 0;
     for (int k = 0; k <= kills; k++) {
       long saved = Files.exists(checkpoint) ? CursorCheckpoint.parse(Files.readAllBytes(checkpoint)).nextLsn() : 0;
@@ -169,6 +170,9 @@ class CrashTests {
           assertThat(awaitPrefix(child, "IDLE " + records, 120_000)).as("final listener caught up: %s", child.tail()).isTrue();
           child.kill();
         }
+        history.add("#" + k + " resumed " + resumedAt + " lines " + child.lines.stream()
+            .filter(l -> !l.startsWith("GOT")).toList() + " got " + child.lines.stream().filter(l -> l.startsWith("GOT"))
+            .map(l -> l.split(" ")[1]).reduce((a, b) -> a.contains("..") ? a.substring(0, a.indexOf("..") + 2) + b : a + ".." + b).orElse("-"));
         long expectedNext = resumedAt;
         for (String line : child.lines) {
           String[] p = line.split(" ");
@@ -181,7 +185,7 @@ class CrashTests {
         }
       }
     }
-    assertThat(processed.nextClearBit(0)).as("every record processed at least once").isEqualTo(records);
+    assertThat(processed.nextClearBit(0)).as("every record processed at least once; history %s", history).isEqualTo(records);
     System.out.printf("crash listener: %d kills, %d records, all processed, resumed at checkpoints%n", killed, records);
   }
 
