@@ -1,5 +1,6 @@
 package dev.objlog;
 
+import dev.objlog.format.key.StreamIds;
 import dev.objlog.store.Sleeper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -51,6 +52,9 @@ public record ObjlogOptions(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(sleeper, "sleeper");
     Objects.requireNonNull(meterRegistry, "meterRegistry");
+    checkPrefix("prefix", prefix);
+    checkPrefix("catalogPrefix", catalogPrefix);
+    checkPrefix("segmentRootPrefix", segmentRootPrefix);
     if (leafLimit < 1 || leafLimit > 1024) {
       throw new InvalidArgumentException("leafLimit must be 1..1024, was " + leafLimit);
     }
@@ -62,6 +66,24 @@ public record ObjlogOptions(
     }
     if (maxCachedHeads < 1) {
       throw new InvalidArgumentException("maxCachedHeads must be at least 1, was " + maxCachedHeads);
+    }
+  }
+
+  /**
+   * Key prefixes follow the stream-id rules (after trimming surrounding '/'): no empty, "." or
+   * ".." segments and no control characters, so a misconfigured prefix fails here instead of
+   * writing keys such as {@code ../x/catalog/...} that a filesystem-backed store would resolve
+   * outside its root or refuse only at the first write.
+   */
+  private static void checkPrefix(String name, String value) {
+    if (StreamIds.normalize(value).isEmpty()) {
+      return;
+    }
+    try {
+      StreamIds.canonical(value);
+    } catch (InvalidArgumentException e) {
+      throw new InvalidArgumentException(
+          name + " is not a valid key prefix: " + e.getMessage().replace("stream id", "prefix"));
     }
   }
 

@@ -1,0 +1,58 @@
+package dev.objlog.reliability;
+
+/**
+ * Sizes of the long reliability suites, from environment variables (so {@code .ci/run} runs the
+ * README's test command unchanged): a CI default under {@code CI=true}, a small local default
+ * otherwise. Documented in docs/RELIABILITY.md.
+ */
+final class Budgets {
+  static final String SIM_SEEDS = "OBJLOG_SIM_SEEDS";
+  static final String CRASH_KILLS = "OBJLOG_CRASH_KILLS";
+  static final String FUZZ_CASES = "OBJLOG_FUZZ_CASES";
+  /** Replays one simulation seed (or fuzz base seed) instead of the whole range. */
+  static final String SIM_SEED = "OBJLOG_SIM_SEED";
+  static final String FUZZ_SEED = "OBJLOG_FUZZ_SEED";
+
+  private Budgets() {}
+
+  static boolean ci() {
+    return "true".equalsIgnoreCase(System.getenv("CI"));
+  }
+
+  static int simulationSeeds() {
+    return count(SIM_SEEDS, 1_000, 50);
+  }
+
+  static int crashKills() {
+    return count(CRASH_KILLS, 50, 6);
+  }
+
+  static int fuzzCases() {
+    return count(FUZZ_CASES, 100_000, 10_000);
+  }
+
+  static int count(String name, int ciDefault, int localDefault) {
+    String value = System.getenv(name);
+    if (value == null || value.isBlank()) {
+      value = System.getProperty(name.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
+    }
+    if (value == null || value.isBlank()) {
+      return ci() ? ciDefault : localDefault;
+    }
+    int n = Integer.parseInt(value.trim());
+    if (n < 0) {
+      throw new IllegalArgumentException(name + " must not be negative, was " + n);
+    }
+    return n;
+  }
+
+  static java.util.OptionalLong fixedSeed(String name) {
+    String value = System.getenv(name);
+    if (value == null || value.isBlank()) {
+      value = System.getProperty(name.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
+    }
+    return value == null || value.isBlank()
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(Long.parseLong(value.trim()));
+  }
+}
