@@ -36,6 +36,27 @@ public final class SealedBlock {
     this.blockHash = blockHash;
   }
 
+  private SealedBlock(SealedBlock b, byte[] bytes) {
+    this.codec = b.codec;
+    this.bytes = bytes;
+    this.storedSize = b.storedSize;
+    this.rawSize = b.rawSize;
+    this.recordCount = b.recordCount;
+    this.index = b.index;
+    this.baseLsn = b.baseLsn;
+    this.minTimestampMs = b.minTimestampMs;
+    this.maxTimestampMs = b.maxTimestampMs;
+    this.blockHash = b.blockHash;
+  }
+
+  /**
+   * This block backed by an array of exactly {@link #length()} bytes: itself if its array already
+   * is, else a copy (a codec-none block shares its raw buffer, which may be larger than the block).
+   */
+  public SealedBlock compacted() {
+    return bytes.length == length() ? this : new SealedBlock(this, java.util.Arrays.copyOf(bytes, length()));
+  }
+
   public Codec codec() {
     return codec;
   }
