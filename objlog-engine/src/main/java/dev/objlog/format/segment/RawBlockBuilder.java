@@ -14,8 +14,10 @@ import static dev.objlog.format.segment.SegmentFormat.RECORD_ENVELOPE_SIZE;
 import static dev.objlog.format.segment.SegmentFormat.RESERVED_LSN;
 
 import dev.objlog.InvalidArgumentException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,7 +83,23 @@ public final class RawBlockBuilder {
    * @throws InvalidArgumentException if the record breaks a rule; nothing changes then
    */
   public @Nullable RawBlock append(SegmentRecord record) {
-    int size = validate(record);
+    return append(record.lsn(), record.timestampMs(), record.headers(), record.value(), null);
+  }
+
+  /**
+   * {@link #append(SegmentRecord)} for a value held in a buffer: its remaining bytes are copied
+   * once, straight into the block (the buffer's position does not move). For callers whose records
+   * keep their values private (a read-only view costs no copy; a {@link SegmentRecord} would).
+   * The headers are not copied either: they must not change during the call.
+   */
+  public @Nullable RawBlock append(long lsn, long timestampMs, List<RecordHeader> headers, ByteBuffer value) {
+    return append(lsn, timestampMs, headers, null, value);
+  }
+
+  private @Nullable RawBlock append(long lsn, long timestampMs, List<RecordHeader> headers,
+      byte @Nullable [] value, @Nullable ByteBuffer valueBuffer) {
+    int valueLen = value != null ? value.length : Objects.requireNonNull(valueBuffer, "value").remaining();
+    int size = validate(lsn, timestampMs, headers, valueLen);
     boolean close = blockRecords > 0
         && (rawLen + (long) size > target || rawLen + (long) size > MAX_RAW_BLOCK_SIZE);
     if (close && blocksClosed + 2 > MAX_BLOCK_COUNT) {
@@ -89,18 +107,18 @@ public final class RawBlockBuilder {
     }
     RawBlock closed = close ? takeOpenBlock() : null;
     if (recordCount == 0) {
-      baseLsn = record.lsn();
-      minTs = record.timestampMs();
+      baseLsn = lsn;
+      minTs = timestampMs;
     }
     if (blockRecords == 0) {
-      blockBaseLsn = record.lsn();
-      blockMinTs = record.timestampMs();
+      blockBaseLsn = lsn;
+      blockMinTs = timestampMs;
     }
-    writeRecord(record, size);
+    writeRecord(timestampMs, headers, value, valueBuffer, valueLen, size);
     blockRecords++;
     recordCount++;
-    lastLsn = record.lsn();
-    lastTs = record.timestampMs();
+    lastLsn = lsn;
+    lastTs = timestampMs;
     return closed;
   }
 
@@ -112,7 +130,7 @@ public final class RawBlockBuilder {
     if (blockRecords == 0) {
       return null;
     }
-    RawBlock block = new RawBlock(java.util.Objects.requireNonNull(raw, "raw"), rawLen, blockRecords, blocksClosed, blockBaseLsn, blockMinTs,
+    RawBlock block = new RawBlock(Objects.requireNonNull(raw, "raw"), rawLen, blockRecords, blocksClosed, blockBaseLsn, blockMinTs,
         lastTs);
     blocksClosed++;
     raw = null;
@@ -132,8 +150,7 @@ public final class RawBlockBuilder {
   }
 
   /** Checks every encoder input rule; returns the encoded size. */
-  private int validate(SegmentRecord record) {
-    long lsn = record.lsn();
+  private int validate(long lsn, long timestampMs, List<RecordHeader> headers, int valueLen) {
     if (recordCount == 0) {
       if (lsn == RESERVED_LSN) {
         throw new InvalidArgumentException("LSN 2^64-1 is reserved and never assigned to a record");
@@ -146,15 +163,14 @@ public final class RawBlockBuilder {
         throw new InvalidArgumentException("non-contiguous LSN " + Long.toUnsignedString(lsn)
             + " after " + Long.toUnsignedString(lastLsn));
       }
-      if (record.timestampMs() < lastTs) {
-        throw new InvalidArgumentException("timestamp " + record.timestampMs() + " of LSN "
+      if (timestampMs < lastTs) {
+        throw new InvalidArgumentException("timestamp " + timestampMs + " of LSN "
             + Long.toUnsignedString(lsn) + " precedes the previous record's " + lastTs);
       }
     }
     if (recordCount >= MAX_RECORD_COUNT) {
       throw new InvalidArgumentException("segment already holds " + MAX_RECORD_COUNT + " records");
     }
-    List<RecordHeader> headers = record.headers();
     if (headers.size() > MAX_RECORD_HEADERS) {
       throw new InvalidArgumentException(headers.size() + " headers exceed " + MAX_RECORD_HEADERS);
     }
@@ -176,11 +192,10 @@ public final class RawBlockBuilder {
       throw new InvalidArgumentException("encoded headers of " + headersLen + " bytes exceed "
           + MAX_RECORD_HEADER_BYTES);
     }
-    if (record.value().length > MAX_RECORD_VALUE_LEN) {
-      throw new InvalidArgumentException("value of " + record.value().length + " bytes exceeds "
-          + MAX_RECORD_VALUE_LEN);
+    if (valueLen > MAX_RECORD_VALUE_LEN) {
+      throw new InvalidArgumentException("value of " + valueLen + " bytes exceeds " + MAX_RECORD_VALUE_LEN);
     }
-    return (int) (RECORD_ENVELOPE_SIZE + headersLen + record.value().length);
+    return (int) (RECORD_ENVELOPE_SIZE + headersLen + valueLen);
   }
 
   static long headersLength(List<RecordHeader> headers) {
@@ -194,7 +209,8 @@ public final class RawBlockBuilder {
     return len;
   }
 
-  private void writeRecord(SegmentRecord record, int size) {
+  private void writeRecord(long timestampMs, List<RecordHeader> headers, byte @Nullable [] value,
+      @Nullable ByteBuffer valueBuffer, int valueLen, int size) {
     int need = BLOCK_PREAMBLE_SIZE + rawLen + size;
     byte[] b = raw;
     if (b == null) {
@@ -207,12 +223,10 @@ public final class RawBlockBuilder {
     }
     raw = b;
     int p = BLOCK_PREAMBLE_SIZE + rawLen;
-    List<RecordHeader> headers = record.headers();
-    byte[] value = record.value();
     int headersLen = (int) headersLength(headers);
-    Bytes.put64(b, p, record.timestampMs());
+    Bytes.put64(b, p, timestampMs);
     Bytes.put32(b, p + 8, headersLen);
-    Bytes.put32(b, p + 12, value.length);
+    Bytes.put32(b, p + 12, valueLen);
     p += RECORD_ENVELOPE_SIZE;
     if (headersLen > 0) {
       Bytes.put16(b, p, headers.size());
@@ -229,7 +243,11 @@ public final class RawBlockBuilder {
         p += v.length;
       }
     }
-    System.arraycopy(value, 0, b, p, value.length);
+    if (value != null) {
+      System.arraycopy(value, 0, b, p, valueLen);
+    } else {
+      Objects.requireNonNull(valueBuffer, "value").get(valueBuffer.position(), b, p, valueLen);
+    }
     rawLen += size;
   }
 

@@ -30,7 +30,6 @@ import dev.objlog.format.segment.SealedBlock;
 import dev.objlog.format.segment.SegmentAssembler;
 import dev.objlog.format.segment.SegmentEncoder;
 import dev.objlog.format.segment.SegmentEncoderOptions;
-import dev.objlog.format.segment.SegmentRecord;
 import dev.objlog.format.segment.SegmentTrailer;
 import dev.objlog.internal.LogRuntime;
 import dev.objlog.internal.catalog.FencedSession;
@@ -285,11 +284,9 @@ public final class WriterEngine implements PartitionWriter {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
           + alone + " bytes as a segment, over the pending budget of " + budget.maxPendingBytes() + " bytes");
     }
-    List<RecordHeader> headers = new ArrayList<>(record.headers().size());
-    for (Header h : record.headers()) {
-      headers.add(new RecordHeader(h.key(), h.value()));
-    }
-    byte[] value = record.value();
+    List<RecordHeader> headers = recordHeaders(record);
+    // A read-only view: the value is copied once, into the block, not cloned first.
+    java.nio.ByteBuffer value = record.valueBuffer();
     lock.lock();
     try {
       while (true) {
@@ -317,7 +314,7 @@ public final class WriterEngine implements PartitionWriter {
         long lsn = nextLsn;
         RawBlock full;
         try {
-          full = batch.builder.append(new SegmentRecord(lsn, record.timestampMs(), headers, value));
+          full = batch.builder.append(lsn, record.timestampMs(), headers, value);
         } catch (InvalidArgumentException e) {
           throw e;
         } catch (RuntimeException e) {
@@ -327,6 +324,7 @@ public final class WriterEngine implements PartitionWriter {
         }
         if (full != null) {
           dispatchSeal(batch, full);
+          offerSpare(batch);
         }
         if (active == null) {
           active = batch;
@@ -348,6 +346,19 @@ public final class WriterEngine implements PartitionWriter {
     } finally {
       lock.unlock();
     }
+  }
+
+  private static List<RecordHeader> recordHeaders(LogRecord record) {
+    List<Header> headers = record.headers();
+    if (headers.isEmpty()) {
+      return List.of();
+    }
+    RecordHeader[] out = new RecordHeader[headers.size()];
+    for (int i = 0; i < out.length; i++) {
+      Header h = headers.get(i);
+      out[i] = new RecordHeader(h.key(), h.value());
+    }
+    return List.of(out);
   }
 
   private boolean fits(Segment batch, int size) {

@@ -176,6 +176,33 @@ class SegmentPipelineTests {
   }
 
   @Test
+  void aValueInABufferIsFramedLikeAValueInAnArrayAndTheBufferIsNotMoved() {
+    List<SegmentRecord> records = TestSegments.records(5, 100, 30_000);
+    RawBlockBuilder arrays = new RawBlockBuilder(4096);
+    RawBlockBuilder buffers = new RawBlockBuilder(4096);
+    for (SegmentRecord r : records) {
+      java.nio.ByteBuffer view = java.nio.ByteBuffer.wrap(r.value()).asReadOnlyBuffer();
+      RawBlock a = arrays.append(r);
+      RawBlock b = buffers.append(r.lsn(), r.timestampMs(), r.headers(), view);
+      assertThat(view.position()).isZero();
+      assertThat(b == null).isEqualTo(a == null);
+      if (a != null) {
+        assertSameContent(a, b);
+      }
+    }
+    assertSameContent(arrays.takeOpenBlock(), buffers.takeOpenBlock());
+    assertThatThrownBy(() -> buffers.append(5, 0, List.of(), java.nio.ByteBuffer.allocate(1)))
+        .isExactlyInstanceOf(InvalidArgumentException.class);
+  }
+
+  private static void assertSameContent(RawBlock a, RawBlock b) {
+    assertThat(b.rawSize()).isEqualTo(a.rawSize());
+    assertThat(b.recordCount()).isEqualTo(a.recordCount());
+    assertThat(java.util.Arrays.copyOfRange(b.buffer(), 64, 64 + b.rawSize()))
+        .isEqualTo(java.util.Arrays.copyOfRange(a.buffer(), 64, 64 + a.rawSize()));
+  }
+
+  @Test
   void theAssemblerRefusesBlocksOutOfOrderAndWritesNothingForThem() {
     List<SegmentRecord> records = TestSegments.records(7, 10, 20_000);
     List<SealedBlock> blocks = sealAll(options(Codec.ZSTD, 1000), records);
