@@ -115,6 +115,23 @@ public final class WriterEngine implements PartitionWriter {
     /** Guarded by the writer lock; used while the batch is active and at its cut. */
     final RawBlockBuilder builder;
     final CompletableFuture<PartitionHead> committed = new CompletableFuture<>();
+    /**
+     * Completed like {@code committed}, but only after it: {@code committed} completes the copies
+     * handed to appenders synchronously, so whoever waits on this one (flush, close) wakes only once
+     * every earlier append's future is complete. (Copies fire in reverse order of creation; a flush
+     * waiting on a copy of {@code committed} could wake before an earlier append's copy completed.)
+     */
+    final CompletableFuture<PartitionHead> settled = new CompletableFuture<>();
+
+    void complete(PartitionHead head) {
+      committed.complete(head);
+      settled.complete(head);
+    }
+
+    void completeExceptionally(Throwable cause) {
+      committed.completeExceptionally(cause);
+      settled.completeExceptionally(cause);
+    }
 
     // Guarded by this segment's monitor.
     /** Sealed blocks by block index (null: not sealed yet); kept until the upload completes. */
@@ -492,7 +509,7 @@ public final class WriterEngine implements PartitionWriter {
     batch.stage = Stage.SEALING;
     pending.addLast(batch);
     pendingBytes += batch.estimate;
-    lastCut = batch.committed;
+    lastCut = batch.settled;
     RawBlock last = java.util.Objects.requireNonNull(batch.builder.takeOpenBlock(), "a cut batch has records");
     synchronized (batch) {
       batch.blockTotal = batch.builder.blocksClosed();
@@ -975,7 +992,7 @@ public final class WriterEngine implements PartitionWriter {
     meters.commit(publishTime, group.size(), Duration.between(group.get(0).firstAccepted, clock.instant()));
     runtime.commitBus().published(catalog.headKey(), session.head());
     for (Segment s : group) {
-      s.committed.complete(head);
+      s.complete(head);
     }
     signal.complete(head);
   }
@@ -993,7 +1010,7 @@ public final class WriterEngine implements PartitionWriter {
       lock.unlock();
     }
     for (Segment s : group) {
-      s.committed.completeExceptionally(cause);
+      s.completeExceptionally(cause);
     }
   }
 
@@ -1045,7 +1062,7 @@ public final class WriterEngine implements PartitionWriter {
       release();
     }
     for (Segment s : dropped) {
-      s.committed.completeExceptionally(first);
+      s.completeExceptionally(first);
     }
     signal.completeExceptionally(first);
   }

@@ -222,6 +222,26 @@ class PipelinedWriterTests {
     }
   }
 
+  /**
+   * flush returns only once the futures of every record accepted before it are complete (they are
+   * copies of one per-segment future and fire in reverse order of creation, so flush must not wait
+   * on a copy of its own).
+   */
+  @Test
+  void flushReturnsOnlyAfterTheFuturesOfEarlierAppendsCompleted() {
+    try (Objlog log = open(StoreKind.MEMORY.open(dir))) {
+      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION, manualCuts().build());
+      for (int i = 0; i < 300; i++) {
+        AppendResult a = writer.append(LogRecord.of(1, value(i)));
+        AppendResult b = writer.append(LogRecord.of(1, value(i)));
+        writer.flush();
+        assertThat(a.committed()).as("round " + i).isDone();
+        assertThat(b.committed()).as("round " + i).isDone();
+      }
+      writer.close();
+    }
+  }
+
   @Test
   void sealParallelismIsValidatedAndDefaultsToAtMostTwo() {
     assertThat(WriterOptions.Pipeline.DEFAULT.sealParallelism()).isZero();
