@@ -171,18 +171,27 @@ public record WriterOptions(
   }
 
   /**
-   * How segments are laid out and sealed.
+   * How segments are laid out, sealed and streamed.
+   *
+   * <p>Blocks are sealed (compressed and hashed) as they fill, while the batch is still being
+   * built, at most {@code sealParallelism} at once on {@code sealExecutor}; sealed blocks stream in
+   * order into the segment's upload, which starts with its first block.
    *
    * @param blockBytes raw bytes per block before it is sealed (default 1 MiB, at most 16 MiB)
    * @param codec block compression (default zstd)
    * @param zstdLevel zstd level (default 3)
    * @param hashAlgorithm integrity hash of blocks, index and segment (default XXH64)
-   * @param sealExecutor where segments are finished and sealed; null means the log's scheduler
+   * @param sealExecutor where blocks are sealed and segments uploaded; null means the log's
+   *     scheduler
+   * @param sealParallelism how many blocks of this writer may be sealed at once (each seal holds a
+   *     zstd context and up to two blocks of memory); 0 means min(2, available processors)
    */
   public record Pipeline(int blockBytes, Codec codec, int zstdLevel, HashAlgorithm hashAlgorithm,
-      @Nullable Executor sealExecutor) {
+      @Nullable Executor sealExecutor, int sealParallelism) {
     public static final Pipeline DEFAULT = new Pipeline(SegmentFormat.DEFAULT_TARGET_BLOCK_SIZE,
-        Codec.ZSTD, SegmentEncoderOptions.DEFAULT_ZSTD_LEVEL, HashAlgorithm.XXH64, null);
+        Codec.ZSTD, SegmentEncoderOptions.DEFAULT_ZSTD_LEVEL, HashAlgorithm.XXH64, null, 0);
+    /** The largest {@code sealParallelism} accepted. */
+    public static final int MAX_SEAL_PARALLELISM = 256;
 
     public Pipeline {
       Objects.requireNonNull(codec, "codec");
@@ -195,6 +204,20 @@ public record WriterOptions(
         throw new InvalidArgumentException("zstdLevel must be " + SegmentEncoderOptions.MIN_ZSTD_LEVEL + ".."
             + SegmentEncoderOptions.MAX_ZSTD_LEVEL + ", was " + zstdLevel);
       }
+      if (sealParallelism < 0 || sealParallelism > MAX_SEAL_PARALLELISM) {
+        throw new InvalidArgumentException("sealParallelism must be 0 (default) or 1.." + MAX_SEAL_PARALLELISM
+            + ", was " + sealParallelism);
+      }
+    }
+
+    /** With the default seal parallelism, min(2, available processors). */
+    public Pipeline(int blockBytes, Codec codec, int zstdLevel, HashAlgorithm hashAlgorithm,
+        @Nullable Executor sealExecutor) {
+      this(blockBytes, codec, zstdLevel, hashAlgorithm, sealExecutor, 0);
+    }
+
+    public Pipeline withSealParallelism(int value) {
+      return new Pipeline(blockBytes, codec, zstdLevel, hashAlgorithm, sealExecutor, value);
     }
   }
 

@@ -23,10 +23,14 @@ import dev.objlog.format.catalog.Head;
 import dev.objlog.format.catalog.Id128;
 import dev.objlog.format.catalog.LeafEntry;
 import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.format.segment.Codec;
+import dev.objlog.format.segment.RawBlock;
+import dev.objlog.format.segment.RawBlockBuilder;
 import dev.objlog.format.segment.RecordHeader;
+import dev.objlog.format.segment.SealedBlock;
+import dev.objlog.format.segment.SegmentAssembler;
 import dev.objlog.format.segment.SegmentEncoder;
 import dev.objlog.format.segment.SegmentEncoderOptions;
-import dev.objlog.format.segment.SegmentRecord;
 import dev.objlog.format.segment.SegmentTrailer;
 import dev.objlog.internal.LogRuntime;
 import dev.objlog.internal.retention.RetentionApplier;
@@ -40,6 +44,7 @@ import dev.objlog.store.ObjectStore;
 import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.TransientStoreException;
+import java.io.ByteArrayOutputStream;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,21 +61,39 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The partition writer (PROTOCOLS.md §5.1–5.2): accepts records into the batch being built,
- * cuts batches into segments, seals and uploads segments in parallel, and commits them strictly
- * in cut order, several at once when several are ready (group commit).
+ * seals its blocks in parallel while it is still being built, streams them in order into the
+ * segment's upload, cuts batches into segments, and commits them strictly in cut order, several at
+ * once when several are ready (group commit).
+ *
+ * <p>The pipeline, per segment: {@code append} only frames the record into the open block of the
+ * batch's {@link RawBlockBuilder} (no compression under the lock). A block that fills goes to the
+ * {@link SealPool} (at most {@code sealParallelism} seals at once, on the sealing executor). Sealed
+ * blocks come back in any order; the segment's single drainer writes them in block order through a
+ * {@link SegmentAssembler} into the segment's {@link ObjectUpload}, which it opens at the first
+ * block, so a segment's upload is well under way when it is cut. The cut seals the last partial
+ * block; when that one is written, the drainer writes the index and trailer and completes the
+ * upload, and the segment is ready for the publisher.
+ *
+ * <p>A streaming upload cannot be replayed once parts are sent, so every sealed block of a segment
+ * is retained until its upload completes. A transient upload failure (while writing or
+ * completing) aborts that upload and, after a backoff, starts the whole segment again under the
+ * same key from the retained blocks (the assembler writes the same bytes again). Retained blocks,
+ * and raw blocks waiting for or being sealed, are part of the segment's worst-case estimate, so
+ * they are bounded by {@code maxPendingBytes} like the rest of the pending budget.
  *
  * <p>State lives under one lock: the optimistic next LSN and last timestamp, the batch being
- * built (its {@link SegmentEncoder} encodes each record into the batch's blocks as it is
- * accepted), the queue of cut segments in cut order, the committed head, and the terminal
- * failure. Background steps (seal, upload, publish, batch-age timers) run on the sealing
- * executor and the log's scheduler and never wait for one another: each step hands the segment
- * on by submitting the next step. A single publisher run is active at a time.
+ * built, the queue of cut segments in cut order, the committed head, and the terminal failure.
+ * Each segment's upload state (sealed blocks, upload, drainer) is guarded by the segment's own
+ * monitor, taken after the writer lock or alone, never the other way round. Background steps
+ * (seal, drain, publish, batch-age timers) run on the sealing executor and the log's scheduler and
+ * never wait for one another. A single publisher run is active at a time.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
@@ -90,15 +113,45 @@ public final class WriterEngine implements PartitionWriter {
     final long baseLsn;
     final byte[] uuid;
     final String key;
-    final SegmentEncoder encoder;
-    /** The sealed bytes in file order, kept until committed so an upload can be retried. */
-    final List<byte[]> chunks;
+    final SegmentEncoderOptions encoderOptions;
+    /** Guarded by the writer lock; used while the batch is active and at its cut. */
+    final RawBlockBuilder builder;
     final CompletableFuture<PartitionHead> committed = new CompletableFuture<>();
     /**
-     * One future per accepted record, completed before {@link #committed}: whoever waits on the
-     * segment (flush, close) then finds every record's future already settled.
+     * Completed like {@code committed}, but only after it: {@code committed} completes the copies
+     * handed to appenders synchronously, so whoever waits on this one (flush, close) wakes only once
+     * every earlier append's future is complete. (Copies fire in reverse order of creation; a flush
+     * waiting on a copy of {@code committed} could wake before an earlier append's copy completed.)
      */
-    final List<CompletableFuture<PartitionHead>> recordFutures = new ArrayList<>();
+    final CompletableFuture<PartitionHead> settled = new CompletableFuture<>();
+
+    void complete(PartitionHead head) {
+      committed.complete(head);
+      settled.complete(head);
+    }
+
+    void completeExceptionally(Throwable cause) {
+      committed.completeExceptionally(cause);
+      settled.completeExceptionally(cause);
+    }
+
+    // Guarded by this segment's monitor.
+    /** Sealed blocks by block index (null: not sealed yet); kept until the upload completes. */
+    final ArrayList<@Nullable SealedBlock> sealed = new ArrayList<>();
+    /** Blocks in the segment, known at the cut; -1 before. */
+    long blockTotal = -1;
+    /** A drainer is running (it alone touches {@code upload}, {@code assembler}, {@code emitted}). */
+    boolean draining;
+    /** A failed upload waits for its backoff; the scheduled retry restarts the drain. */
+    boolean backingOff;
+    /** The writer dropped this segment: stop, abort the upload, keep nothing. */
+    boolean abandoned;
+    /** Uploaded: the blocks are released. */
+    boolean uploaded;
+    @Nullable ObjectUpload upload;
+    @Nullable SegmentAssembler assembler;
+    int emitted;
+
     final Instant firstAccepted;
     long records;
     long rawBytes;
@@ -114,24 +167,36 @@ public final class WriterEngine implements PartitionWriter {
     int uploadAttempts;
     boolean maybeUploaded;
 
-    Segment(long baseLsn, byte[] uuid, String key, SegmentEncoder encoder, List<byte[]> chunks,
+    Segment(long baseLsn, byte[] uuid, String key, SegmentEncoderOptions encoderOptions,
         Instant firstAccepted) {
       this.baseLsn = baseLsn;
-      this.chunks = chunks;
       this.uuid = uuid;
       this.key = key;
-      this.encoder = encoder;
+      this.encoderOptions = encoderOptions;
+      this.builder = new RawBlockBuilder(encoderOptions.targetBlockSize());
       this.firstAccepted = firstAccepted;
     }
 
-    byte[] bytes() {
-      byte[] all = new byte[Math.toIntExact(size)];
-      int p = 0;
-      for (byte[] c : chunks) {
-        System.arraycopy(c, 0, all, p, c.length);
-        p += c.length;
+    /** The whole segment as uploaded, re-assembled from the retained blocks (for a key clash). */
+    synchronized byte[] bytes() {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.toIntExact(size));
+      SegmentAssembler a = new SegmentAssembler(encoderOptions, out::write);
+      for (SealedBlock b : sealed) {
+        a.add(java.util.Objects.requireNonNull(b, "sealed block"));
       }
-      return all;
+      a.finish();
+      return out.toByteArray();
+    }
+
+    /** Bytes of the sealed blocks held. */
+    long sealedBytes() {
+      long n = 0;
+      for (SealedBlock b : sealed) {
+        if (b != null) {
+          n += b.length();
+        }
+      }
+      return n;
     }
 
     @Override
@@ -150,6 +215,13 @@ public final class WriterEngine implements PartitionWriter {
   private final Clock clock;
   private final ScheduledExecutorService scheduler;
   private final Executor sealExecutor;
+  private final SealPool sealPool;
+  /**
+   * Bytes of block content held by the pipeline: raw blocks waiting for or being sealed (64 +
+   * raw size each) and sealed blocks retained until their upload completes. Always within the
+   * pending budget (see the class comment); exposed for tests.
+   */
+  private final AtomicLong retainedBytes = new AtomicLong();
   private final byte[] writerTag;
   private final long epoch;
   private final WriterMeters meters;
@@ -190,6 +262,10 @@ public final class WriterEngine implements PartitionWriter {
     this.scheduler = runtime.scheduler();
     Executor seal = options.pipeline().sealExecutor();
     this.sealExecutor = seal != null ? seal : scheduler;
+    WriterOptions.Pipeline p = options.pipeline();
+    this.sealPool = new SealPool(sealExecutor, SealPool.resolveParallelism(p.sealParallelism()), p.codec(),
+        p.zstdLevel(), p.hashAlgorithm(), e -> fail(new WriterClosedException(
+            "writer: the executor refused to seal; was the log closed?", e), "executor"));
     this.writerTag = session.writerId().toBytes();
     this.epoch = session.writerEpoch();
     Head head = session.head().head();
@@ -227,11 +303,9 @@ public final class WriterEngine implements PartitionWriter {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
           + alone + " bytes as a segment, over the pending budget of " + budget.maxPendingBytes() + " bytes");
     }
-    List<RecordHeader> headers = new ArrayList<>(record.headers().size());
-    for (Header h : record.headers()) {
-      headers.add(new RecordHeader(h.key(), h.value()));
-    }
-    byte[] value = record.value();
+    List<RecordHeader> headers = recordHeaders(record);
+    // A read-only view: the value is copied once, into the block, not cloned first.
+    java.nio.ByteBuffer value = record.valueBuffer();
     lock.lock();
     try {
       while (true) {
@@ -257,16 +331,19 @@ public final class WriterEngine implements PartitionWriter {
           batch = newBatch();
         }
         long lsn = nextLsn;
+        RawBlock full;
         try {
-          batch.encoder.append(new SegmentRecord(lsn, record.timestampMs(), headers, value));
+          full = batch.builder.append(lsn, record.timestampMs(), headers, value);
         } catch (InvalidArgumentException e) {
-          discardIfEmpty(batch);
           throw e;
         } catch (RuntimeException e) {
-          discardIfEmpty(batch);
           ObjlogException cause = new ObjlogException("writer: encoding a record failed: " + e.getMessage(), e);
           fail(cause, "encode");
           throw new WriterClosedException("writer failed while encoding", cause);
+        }
+        if (full != null) {
+          dispatchSeal(batch, full);
+          offerSpare(batch);
         }
         if (active == null) {
           active = batch;
@@ -279,8 +356,7 @@ public final class WriterEngine implements PartitionWriter {
         batch.estimate = worstCase(batch.records, batch.rawBytes);
         meters.records.increment();
         meters.bytes.increment(size);
-        CompletableFuture<PartitionHead> future = new CompletableFuture<>();
-        batch.recordFutures.add(future);
+        CompletableFuture<PartitionHead> future = batch.committed.copy();
         if (batch.records >= options.batch().maxRecords() || batch.rawBytes >= options.batch().maxBytes()) {
           cutLocked(false, true);
         }
@@ -289,6 +365,19 @@ public final class WriterEngine implements PartitionWriter {
     } finally {
       lock.unlock();
     }
+  }
+
+  private static List<RecordHeader> recordHeaders(LogRecord record) {
+    List<Header> headers = record.headers();
+    if (headers.isEmpty()) {
+      return List.of();
+    }
+    RecordHeader[] out = new RecordHeader[headers.size()];
+    for (int i = 0; i < out.length; i++) {
+      Header h = headers.get(i);
+      out[i] = new RecordHeader(h.key(), h.value());
+    }
+    return List.of(out);
   }
 
   private boolean fits(Segment batch, int size) {
@@ -312,16 +401,16 @@ public final class WriterEngine implements PartitionWriter {
     WriterOptions.Pipeline p = options.pipeline();
     SegmentEncoderOptions encoderOptions = new SegmentEncoderOptions(Integer.toUnsignedLong(partition),
         p.codec(), p.hashAlgorithm(), p.zstdLevel(), p.blockBytes(), clock.millis(), uuid, writerTag);
-    List<byte[]> chunks = new ArrayList<>();
-    SegmentEncoder encoder = new SegmentEncoder(encoderOptions,
-        (bytes, offset, length) -> chunks.add(Arrays.copyOfRange(bytes, offset, offset + length)));
-    return new Segment(nextLsn, uuid, keys.segment(nextLsn, epoch, uuid), encoder, chunks, clock.instant());
+    Segment batch = new Segment(nextLsn, uuid, keys.segment(nextLsn, epoch, uuid), encoderOptions, clock.instant());
+    offerSpare(batch);
+    return batch;
   }
 
-  /** A batch whose first record was rejected was never installed; release its encoder. */
-  private void discardIfEmpty(Segment batch) {
-    if (batch.records == 0 && active != batch) {
-      batch.encoder.close();
+  /** Hands a raw buffer that sealing freed to the batch's builder, to save allocating one. */
+  private void offerSpare(Segment batch) {
+    byte[] spare = sealPool.takeSpare();
+    if (spare != null) {
+      batch.builder.recycle(spare);
     }
   }
 
@@ -422,37 +511,286 @@ public final class WriterEngine implements PartitionWriter {
     batch.stage = Stage.SEALING;
     pending.addLast(batch);
     pendingBytes += batch.estimate;
-    lastCut = batch.committed;
+    lastCut = batch.settled;
+    RawBlock last = java.util.Objects.requireNonNull(batch.builder.takeOpenBlock(), "a cut batch has records");
+    synchronized (batch) {
+      batch.blockTotal = batch.builder.blocksClosed();
+    }
+    dispatchSeal(batch, last);
+  }
+
+  // ------------------------------------------------------------------ seal, stream, complete
+
+  /** Queues a closed block for sealing; its bytes count as retained until the upload completes. */
+  private void dispatchSeal(Segment s, RawBlock raw) {
+    retainedBytes.addAndGet(RawBlock.contentOffset() + raw.rawSize());
     try {
-      sealExecutor.execute(() -> seal(batch));
+      sealPool.submit(() -> sealBlock(s, raw));
     } catch (RejectedExecutionException e) {
-      fail(new WriterClosedException("writer: the executor refused to seal " + batch
+      retainedBytes.addAndGet(-(RawBlock.contentOffset() + raw.rawSize()));
+      fail(new WriterClosedException("writer: the executor refused to seal a block of " + s
           + "; was the log closed?"), "executor");
     }
   }
 
-  // ------------------------------------------------------------------ seal and upload
-
-  private void seal(Segment s) {
-    try {
-      SegmentTrailer trailer;
-      try {
-        trailer = s.encoder.finish();
-      } finally {
-        s.encoder.close();
-      }
-      s.size = trailer.totalSize();
-      s.entry = new LeafEntry(trailer.baseLsn(), trailer.lastLsn(), trailer.minTimestampMs(),
-          trailer.maxTimestampMs(), trailer.recordCount(), trailer.blockCount(), trailer.totalSize(),
-          trailer.blockIndexOffset(), trailer.blockIndexLength(), trailer.codec().id(),
-          trailer.hashAlgorithm().id(), trailer.segmentHash(), trailer.trailerHash(), epoch,
-          Id128.of(s.uuid), Id128.of(writerTag));
-    } catch (RuntimeException e) {
-      fail(new ObjlogException("writer: sealing " + s + " failed: " + e.getMessage(), e), "seal");
+  /** A seal slot's job: seal, then hand the block to the segment's drainer. */
+  private void sealBlock(Segment s, RawBlock raw) {
+    long rawBytes = RawBlock.contentOffset() + raw.rawSize();
+    boolean skip;
+    synchronized (s) {
+      skip = s.abandoned;
+    }
+    if (skip) {
+      retainedBytes.addAndGet(-rawBytes);
       return;
     }
+    SealedBlock block;
+    try {
+      block = sealPool.seal(raw);
+    } catch (RuntimeException e) {
+      retainedBytes.addAndGet(-rawBytes);
+      fail(new ObjlogException("writer: sealing a block of " + s + " failed: " + e.getMessage(), e), "seal");
+      return;
+    }
+    retainedBytes.addAndGet(block.length() - rawBytes);
+    boolean start;
+    synchronized (s) {
+      if (s.abandoned) {
+        retainedBytes.addAndGet(-block.length());
+        return;
+      }
+      int i = (int) block.index();
+      while (s.sealed.size() <= i) {
+        s.sealed.add(null);
+      }
+      s.sealed.set(i, block);
+      start = claimDrain(s);
+    }
+    if (start) {
+      startDrain(s);
+    }
+  }
+
+  /** Under the segment's monitor: whether the caller became the drainer. */
+  private static boolean claimDrain(Segment s) {
+    if (s.draining || s.backingOff || s.uploaded) {
+      return false;
+    }
+    s.draining = true;
+    return true;
+  }
+
+  private void startDrain(Segment s) {
+    try {
+      sealExecutor.execute(() -> drain(s));
+    } catch (RejectedExecutionException e) {
+      synchronized (s) {
+        s.draining = false;
+      }
+      fail(new WriterClosedException("writer: the executor refused to upload " + s
+          + "; was the log closed?"), "executor");
+    }
+  }
+
+  /**
+   * The segment's drainer (one at a time): writes every sealed block that is next in line into
+   * the upload, opening it first if needed; after the last block of a cut segment, completes it.
+   * Returns when the next block is not sealed yet; the seal that produces it starts a new drain.
+   */
+  private void drain(Segment s) {
+    while (true) {
+      SealedBlock next;
+      boolean last;
+      synchronized (s) {
+        if (s.abandoned) {
+          s.draining = false;
+          abortQuietly(takeUpload(s));
+          return;
+        }
+        next = s.emitted < s.sealed.size() ? s.sealed.get(s.emitted) : null;
+        last = next == null && s.blockTotal >= 0 && s.emitted == s.blockTotal;
+        if (next == null && !last) {
+          s.draining = false;
+          return;
+        }
+      }
+      try {
+        if (s.upload == null) {
+          s.uploadAttempts++;
+          ObjectUpload upload = store.startUpload(s.key);
+          synchronized (s) {
+            s.upload = upload;
+          }
+          s.assembler = new SegmentAssembler(s.encoderOptions, upload::write);
+        }
+        SegmentAssembler assembler = java.util.Objects.requireNonNull(s.assembler, "assembler");
+        if (next != null) {
+          assembler.add(next);
+          s.emitted++;
+          continue;
+        }
+        complete(s, assembler);
+        return;
+      } catch (IndeterminateStoreException | TransientStoreException e) {
+        if (!restartLater(s, e)) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        ObjectUpload upload;
+        synchronized (s) {
+          s.draining = false;
+          upload = takeUpload(s);
+        }
+        abortQuietly(upload);
+        fail(e instanceof ObjlogException oe ? oe
+            : new ObjlogException("writer: uploading " + s + " failed: " + e.getMessage(), e), "upload");
+        return;
+      }
+    }
+  }
+
+  /** Under the segment's monitor: detaches the upload, for aborting outside. */
+  private static @Nullable ObjectUpload takeUpload(Segment s) {
+    ObjectUpload u = s.upload;
+    s.upload = null;
+    s.assembler = null;
+    s.emitted = 0;
+    return u;
+  }
+
+  private static void abortQuietly(@Nullable ObjectUpload upload) {
+    if (upload == null) {
+      return;
+    }
+    try {
+      upload.abort();
+    } catch (RuntimeException ignored) {
+      // Staging debris is scrub's; the segment is retried or the writer has failed.
+    }
+  }
+
+  /** Writes the index and trailer and makes the object visible, create-only. */
+  private void complete(Segment s, SegmentAssembler assembler) {
+    if (stopping()) {
+      ObjectUpload upload;
+      synchronized (s) {
+        s.draining = false;
+        upload = takeUpload(s);
+      }
+      abortQuietly(upload);
+      return;
+    }
+    SegmentTrailer trailer = assembler.finish();
+    s.size = trailer.totalSize();
+    s.entry = new LeafEntry(trailer.baseLsn(), trailer.lastLsn(), trailer.minTimestampMs(),
+        trailer.maxTimestampMs(), trailer.recordCount(), trailer.blockCount(), trailer.totalSize(),
+        trailer.blockIndexOffset(), trailer.blockIndexLength(), trailer.codec().id(),
+        trailer.hashAlgorithm().id(), trailer.segmentHash(), trailer.trailerHash(), epoch,
+        Id128.of(s.uuid), Id128.of(writerTag));
     setStage(s, Stage.UPLOADING);
-    upload(s);
+    ObjectUpload upload = java.util.Objects.requireNonNull(s.upload, "upload");
+    CreateResult result;
+    try {
+      result = upload.complete();
+    } catch (IndeterminateStoreException e) {
+      s.maybeUploaded = true;
+      throw e;
+    } catch (TransientStoreException e) {
+      s.maybeUploaded |= e.mayHaveTakenEffect();
+      throw e;
+    }
+    if (result instanceof CreateResult.AlreadyExists) {
+      if (!s.maybeUploaded || !Arrays.equals(store.get(s.key).bytes(), s.bytes())) {
+        throw new IntegrityException("writer: segment key " + s.key
+            + " already holds another object; segment uuids are random per segment, so the bucket"
+            + " holds something this writer did not write");
+      }
+    }
+    long released;
+    synchronized (s) {
+      s.upload = null;
+      s.assembler = null;
+      s.uploaded = true;
+      s.draining = false;
+      released = s.sealedBytes();
+      s.sealed.clear();
+      s.sealed.trimToSize();
+    }
+    retainedBytes.addAndGet(-released);
+    Instant cutAt = s.cutAt;
+    if (cutAt != null) {
+      meters.segmentFinalize.record(Duration.between(cutAt, clock.instant()));
+    }
+    setStage(s, Stage.READY);
+    kickPublisher();
+  }
+
+  /**
+   * After a transient failure: aborts the upload and schedules a restart of the whole segment
+   * from its retained blocks after a backoff; fails the writer once the segment's finalize
+   * deadline (counted from its cut) has passed.
+   *
+   * @return false: the drainer stops here
+   */
+  private boolean restartLater(Segment s, StoreException e) {
+    ObjectUpload upload;
+    synchronized (s) {
+      upload = takeUpload(s);
+      s.draining = false;
+      s.backingOff = true;
+    }
+    abortQuietly(upload);
+    if (stopping()) {
+      return false;
+    }
+    Instant deadline = s.finalizeDeadline;
+    if (deadline != null && clock.instant().isAfter(deadline)) {
+      fail(new ObjlogException("writer: uploading " + s + " kept failing for "
+          + options.timeouts().segmentFinalize() + "; it was not committed", e), "upload");
+      return false;
+    }
+    try {
+      scheduler.schedule(() -> endBackoff(s), backoffMillis(s.uploadAttempts), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException rejected) {
+      fail(new WriterClosedException("writer: the scheduler refused an upload retry; was the log closed?", e),
+          "executor");
+    }
+    return false;
+  }
+
+  private void endBackoff(Segment s) {
+    boolean start;
+    synchronized (s) {
+      s.backingOff = false;
+      start = claimDrain(s);
+    }
+    if (start) {
+      drain(s);
+    }
+  }
+
+  /** Drops a segment's pipeline state: no more seals, the upload aborted, its blocks released. */
+  private void abandon(Segment s) {
+    ObjectUpload upload = null;
+    long released;
+    synchronized (s) {
+      if (s.abandoned) {
+        return;
+      }
+      s.abandoned = true;
+      if (!s.draining) {
+        upload = takeUpload(s);
+      }
+      released = s.sealedBytes();
+      s.sealed.clear();
+    }
+    retainedBytes.addAndGet(-released);
+    abortQuietly(upload);
+  }
+
+  /** Bytes of raw and sealed blocks the pipeline holds now (tests). */
+  long retainedBytes() {
+    return retainedBytes.get();
   }
 
   private void setStage(Segment s, Stage stage) {
@@ -474,82 +812,6 @@ public final class WriterEngine implements PartitionWriter {
       return failure;
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** One upload attempt; transient failures reschedule it with the same key and bytes. */
-  private void upload(Segment s) {
-    if (stopping()) {
-      return;
-    }
-    s.uploadAttempts++;
-    ObjectUpload upload = null;
-    boolean created = false;
-    try {
-      upload = store.startUpload(s.key);
-      for (byte[] chunk : s.chunks) {
-        if (stopping()) {
-          return;
-        }
-        upload.write(chunk, 0, chunk.length);
-      }
-      if (stopping()) {
-        return;
-      }
-      CreateResult result;
-      try {
-        result = upload.complete();
-      } catch (IndeterminateStoreException e) {
-        s.maybeUploaded = true;
-        throw e;
-      } catch (TransientStoreException e) {
-        s.maybeUploaded |= e.mayHaveTakenEffect();
-        throw e;
-      }
-      if (result instanceof CreateResult.AlreadyExists) {
-        if (!s.maybeUploaded || !Arrays.equals(store.get(s.key).bytes(), s.bytes())) {
-          throw new IntegrityException("writer: segment key " + s.key
-              + " already holds another object; segment uuids are random per segment, so the bucket"
-              + " holds something this writer did not write");
-        }
-      }
-      created = true;
-    } catch (IndeterminateStoreException | TransientStoreException e) {
-      retryUpload(s, e);
-      return;
-    } catch (RuntimeException e) {
-      fail(e instanceof ObjlogException oe ? oe
-          : new ObjlogException("writer: uploading " + s + " failed: " + e.getMessage(), e), "upload");
-      return;
-    } finally {
-      if (upload != null && !created) {
-        try {
-          upload.abort();
-        } catch (RuntimeException ignored) {
-          // Staging debris is scrub's; the segment is retried or the writer has failed.
-        }
-      }
-    }
-    Instant cutAt = s.cutAt;
-    if (cutAt != null) {
-      meters.segmentFinalize.record(Duration.between(cutAt, clock.instant()));
-    }
-    setStage(s, Stage.READY);
-    kickPublisher();
-  }
-
-  private void retryUpload(Segment s, StoreException e) {
-    Instant deadline = s.finalizeDeadline;
-    if (deadline != null && clock.instant().isAfter(deadline)) {
-      fail(new ObjlogException("writer: uploading " + s + " kept failing for "
-          + options.timeouts().segmentFinalize() + "; it was not committed", e), "upload");
-      return;
-    }
-    try {
-      scheduler.schedule(() -> upload(s), backoffMillis(s.uploadAttempts), TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException rejected) {
-      fail(new WriterClosedException("writer: the scheduler refused an upload retry; was the log closed?", e),
-          "executor");
     }
   }
 
@@ -732,8 +994,7 @@ public final class WriterEngine implements PartitionWriter {
     meters.commit(publishTime, group.size(), Duration.between(group.get(0).firstAccepted, clock.instant()));
     runtime.commitBus().published(catalog.headKey(), session.head());
     for (Segment s : group) {
-      s.recordFutures.forEach(f -> f.complete(head));
-      s.committed.complete(head);
+      s.complete(head);
     }
     signal.complete(head);
   }
@@ -751,8 +1012,7 @@ public final class WriterEngine implements PartitionWriter {
       lock.unlock();
     }
     for (Segment s : group) {
-      s.recordFutures.forEach(f -> f.completeExceptionally(cause));
-      s.committed.completeExceptionally(cause);
+      s.completeExceptionally(cause);
     }
   }
 
@@ -781,7 +1041,6 @@ public final class WriterEngine implements PartitionWriter {
         if (batch.ageTimer != null) {
           batch.ageTimer.cancel(false);
         }
-        batch.encoder.close();
         dropped.add(batch);
       }
       for (var it = pending.iterator(); it.hasNext(); ) {
@@ -797,13 +1056,15 @@ public final class WriterEngine implements PartitionWriter {
     } finally {
       lock.unlock();
     }
+    for (Segment s : dropped) {
+      abandon(s);
+    }
     if (firstFailure) {
       meters.failure(kind);
       release();
     }
     for (Segment s : dropped) {
-      s.recordFutures.forEach(f -> f.completeExceptionally(first));
-      s.committed.completeExceptionally(first);
+      s.completeExceptionally(first);
     }
     signal.completeExceptionally(first);
   }
@@ -819,6 +1080,7 @@ public final class WriterEngine implements PartitionWriter {
       lock.unlock();
     }
     meters.close();
+    sealPool.close();
   }
 
   private void ensureAccepting() {

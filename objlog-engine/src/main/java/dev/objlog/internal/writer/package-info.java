@@ -1,11 +1,15 @@
 /**
- * The partition writer: batch → segment encoder → parallel seal → upload → publish in cut order
- * (PROTOCOLS.md §5.1–5.2). Internal.
+ * The partition writer: records framed into the batch's open block → blocks sealed in parallel
+ * ({@code sealParallelism}) → streamed in block order into the segment's upload (opened at the
+ * first sealed block, before the cut) → cut: last block, index, trailer, complete → publish in cut
+ * order (PROTOCOLS.md §5.1–5.2). Internal.
  *
  * <p><b>Owns</b>: accepting records (LSN assignment, timestamp order, LSN exhaustion), batching
  * (records, raw bytes, age — fixed or adaptive), backpressure over cut-but-uncommitted segments,
- * segment keys and uuids, the upload of each segment (create-only, retried with the same key and
- * bytes), the single ordered publisher with group commit, commit futures, the committed-change
+ * segment keys and uuids, block sealing with bounded parallelism ({@code SealPool}), the streaming
+ * upload of each segment (create-only; a transient failure aborts it and restarts the whole
+ * segment, same key and bytes, from the sealed blocks it retains until the upload completes), the
+ * single ordered publisher with group commit, commit futures, the committed-change
  * signal, the local commit bus announcement, and the writer meters.
  *
  * <p><b>Does not own</b>: segment bytes ({@code format.segment}), the catalog commit protocol,
@@ -17,7 +21,9 @@
  * its cut, so every retry re-sends the same object and a range is never minted twice; every
  * publish goes through the fenced session, so a superseded writer cannot write behind its
  * successor; at most {@code maxPendingSegments} segments and {@code maxPendingBytes} worst-case
- * bytes (the batch being built included) are pending; futures of one segment complete together,
+ * bytes (the batch being built included) are pending, and the pipeline's memory (raw blocks
+ * waiting for or being sealed, sealed blocks retained for a restart) is within those worst-case
+ * bytes; blocks of a segment reach its upload strictly in order; futures of one segment complete together,
  * with the head that committed it.
  *
  * <p><b>Error contract</b>: rejected input ({@link dev.objlog.InvalidArgumentException}, {@link

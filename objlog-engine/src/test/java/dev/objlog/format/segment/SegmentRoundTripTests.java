@@ -124,7 +124,7 @@ class SegmentRoundTripTests {
     assertThat(blocks.stream().map(BlockInfo::rawSize).toList()).as(at).isEqualTo(expectedRaw);
   }
 
-  private static List<SegmentRecord> randomRecords(SplittableRandom random, long base, int count) {
+  static List<SegmentRecord> randomRecords(SplittableRandom random, long base, int count) {
     List<SegmentRecord> records = new ArrayList<>(count);
     long ts = random.nextBoolean() ? random.nextLong(-1_000_000, 1_000_000) : 1_776_000_000_000L;
     boolean compressible = random.nextBoolean();

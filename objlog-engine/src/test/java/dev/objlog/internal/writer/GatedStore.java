@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A test store that can hold uploads before they complete and head compare-and-swaps before they
  * run (closed gates block until opened, at most 60 s), slow the head compare-and-swap down, and
- * counts both.
+ * counts both, plus upload aborts and the bytes streamed into uploads.
  */
 final class GatedStore implements ObjectStore {
   private final ObjectStore delegate;
@@ -28,6 +28,8 @@ final class GatedStore implements ObjectStore {
   private volatile Duration casDelay = Duration.ZERO;
   final AtomicInteger uploadsStarted = new AtomicInteger();
   final AtomicInteger uploadsWaiting = new AtomicInteger();
+  final AtomicInteger uploadsAborted = new AtomicInteger();
+  final java.util.concurrent.atomic.AtomicLong bytesStreamed = new java.util.concurrent.atomic.AtomicLong();
   final AtomicInteger casCalls = new AtomicInteger();
   final AtomicInteger casWaiting = new AtomicInteger();
 
@@ -123,6 +125,7 @@ final class GatedStore implements ObjectStore {
       @Override
       public void write(byte[] bytes, int offset, int length) {
         upload.write(bytes, offset, length);
+        bytesStreamed.addAndGet(length);
       }
 
       @Override
@@ -138,6 +141,7 @@ final class GatedStore implements ObjectStore {
 
       @Override
       public void abort() {
+        uploadsAborted.incrementAndGet();
         upload.abort();
       }
     };
