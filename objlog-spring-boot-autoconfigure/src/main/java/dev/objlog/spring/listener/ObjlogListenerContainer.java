@@ -286,6 +286,7 @@ public class ObjlogListenerContainer {
     private volatile @Nullable Instant lastCheckpoint;
     private volatile long oldestWaitingTimestampMs = -1;
     private int unsavedCount;
+    private boolean acknowledged;
     private long lastSaveNanos = System.nanoTime();
 
     PartitionConsumer(int partition, Watch watch) {
@@ -511,15 +512,20 @@ public class ObjlogListenerContainer {
         long startNanos = System.nanoTime();
         try {
           Acknowledgment ack = null;
+          acknowledged = false;
           if (settings.mode() == CheckpointMode.MANUAL) {
             long after = remaining.get(remaining.size() - 1).lsn() + 1;
             ack = () -> {
+              acknowledged = true;
               processed = after;
               save();
             };
           }
           settings.invoker().invoke(new ListenerMethodInvoker.Call(getStreamName(), remaining, ack));
         } catch (Exception e) {
+          if (acknowledged) {
+            resync();
+          }
           settings.metrics().failed(getListenerId(), getStreamName(), System.nanoTime() - startNanos);
           if (e instanceof BatchListenerFailedException b && settings.invoker().isBatch()) {
             int index = Math.min(b.index(), remaining.size() - 1);
@@ -593,6 +599,25 @@ public class ObjlogListenerContainer {
       if (settings.mode() == CheckpointMode.TIME
           && System.nanoTime() - lastSaveNanos >= settings.ackTime().toNanos()) {
         save();
+      }
+    }
+
+    /**
+     * After a method that acknowledged then threw: its transaction may have rolled the save back,
+     * so learn the stored position and version again.
+     */
+    private void resync() {
+      Optional<StoredCheckpoint> stored = settings.checkpoints().load(key);
+      if (stored.isPresent()) {
+        version = stored.get().version();
+        saved = stored.get().checkpoint().nextLsn();
+        lastCheckpoint = stored.get().updatedAt();
+      } else {
+        version = CheckpointVersion.ABSENT;
+        saved = -1;
+      }
+      if (saved >= 0) {
+        processed = saved;
       }
     }
 
