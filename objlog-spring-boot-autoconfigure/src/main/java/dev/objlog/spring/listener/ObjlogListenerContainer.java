@@ -5,6 +5,7 @@ import dev.objlog.PartitionHead;
 import dev.objlog.read.CheckpointAheadException;
 import dev.objlog.read.CheckpointMismatchException;
 import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.read.Freshness;
 import dev.objlog.read.LogReader;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.read.ReadResult;
@@ -297,11 +298,22 @@ public class ObjlogListenerContainer {
 
     PartitionStatus status() {
       long lag = lagRecords();
-      return new PartitionStatus(partition, state, processed, saved, headNextLsn, lag, lastCheckpoint, failure);
+      return new PartitionStatus(partition, state, processed, saved, knownHeadNextLsn(), lag, lastCheckpoint, failure);
+    }
+
+    /** The newest head this reader knows (no store request), or what the last read saw. */
+    long knownHeadNextLsn() {
+      long known = headNextLsn;
+      try {
+        known = Math.max(known, settings.reader().partition(partition).head(Freshness.CACHED).nextLsn());
+      } catch (RuntimeException e) {
+        // the reader is closed or the head was never loaded: keep what the last read saw
+      }
+      return known;
     }
 
     long lagRecords() {
-      long lag = headNextLsn - processed;
+      long lag = knownHeadNextLsn() - processed;
       return lag > 0 ? lag : 0;
     }
 
