@@ -5,6 +5,7 @@ import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -28,6 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
     after = {ObjlogStreamsAutoConfiguration.class, ObjlogCheckpointAutoConfiguration.class},
     afterName = {
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
       "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration"
     })
 @ConditionalOnBean({ObjlogStreams.class, CheckpointRepository.class})
@@ -51,11 +53,14 @@ public final class ObjlogListenerAutoConfiguration {
   ObjlogListenerContainerFactory objlogListenerContainerFactory(ObjlogStreams streams,
       CheckpointRepository checkpoints, ObjectProvider<RecordPayloadConverter> payloadConverter,
       ObjlogListenerProperties properties, ObjectProvider<ListenerErrorHandler> errorHandler,
-      ObjectProvider<MeterRegistry> meterRegistry) {
+      ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
+      ObjectProvider<ObjlogListenerObservationConvention> observationConvention) {
     ObjlogListenerContainerFactory factory = new ObjlogListenerContainerFactory(streams, checkpoints,
         payloadConverter.getIfAvailable(() -> new DefaultRecordPayloadConverter(null)), properties);
     errorHandler.ifUnique(factory::setErrorHandler);
     factory.setMeterRegistry(meterRegistry.getIfUnique());
+    observationRegistry.ifUnique(factory::setObservationRegistry);
+    factory.setObservationConvention(observationConvention.getIfUnique());
     return factory;
   }
 

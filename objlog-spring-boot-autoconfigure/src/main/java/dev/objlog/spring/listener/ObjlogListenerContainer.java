@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -83,7 +85,9 @@ public class ObjlogListenerContainer {
       CheckpointErrorOutcome onAhead,
       Duration shutdownTimeout,
       Clock clock,
-      ListenerMetrics metrics) {}
+      ListenerMetrics metrics,
+      ObservationRegistry observationRegistry,
+      @Nullable ObjlogListenerObservationConvention observationConvention) {}
 
   private final Settings settings;
   private final Object lock = new Object();
@@ -533,7 +537,24 @@ public class ObjlogListenerContainer {
               save();
             };
           }
-          settings.invoker().invoke(new ListenerMethodInvoker.Call(getStreamName(), remaining, ack));
+          ListenerMethodInvoker.Call call = new ListenerMethodInvoker.Call(getStreamName(), remaining, ack);
+          if (settings.observationRegistry().isNoop()) {
+            settings.invoker().invoke(call);
+          } else {
+            Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
+                settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
+                () -> new ObjlogListenerObservationContext(getListenerId(), getStreamName(), partition, call.records()),
+                settings.observationRegistry());
+            observation.start();
+            try (Observation.Scope scope = observation.openScope()) {
+              settings.invoker().invoke(call);
+            } catch (Exception | Error e) {
+              observation.error(e);
+              throw e;
+            } finally {
+              observation.stop();
+            }
+          }
         } catch (Exception e) {
           if (acknowledged) {
             resync();

@@ -6,6 +6,7 @@ import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -33,6 +34,8 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private ListenerErrorHandler errorHandler;
   private @Nullable MeterRegistry meterRegistry;
   private Clock clock = Clock.systemUTC();
+  private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+  private @Nullable ObjlogListenerObservationConvention observationConvention;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -56,6 +59,16 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
 
   public void setMeterRegistry(@Nullable MeterRegistry meterRegistry) {
     this.meterRegistry = meterRegistry;
+  }
+
+  /** Observes each invocation as {@code objlog.listener} (default: no observations). */
+  public void setObservationRegistry(ObservationRegistry observationRegistry) {
+    this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+  }
+
+  /** Replaces the names and keys of the observation; null: the documented defaults. */
+  public void setObservationConvention(@Nullable ObjlogListenerObservationConvention observationConvention) {
+    this.observationConvention = observationConvention;
   }
 
   public void setClock(Clock clock) {
@@ -103,7 +116,8 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
         endpoint, stream, partitions, reader(stream.name()), checkpoints, invoker,
         endpoint.getErrorHandler() != null ? endpoint.getErrorHandler() : errorHandler,
         start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
-        properties.getShutdownTimeout(), clock, new ListenerMetrics(meterRegistry)));
+        properties.getShutdownTimeout(), clock, new ListenerMetrics(meterRegistry), observationRegistry,
+        observationConvention));
   }
 
   private LogReader reader(String streamName) {

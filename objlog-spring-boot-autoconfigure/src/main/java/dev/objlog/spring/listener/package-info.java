@@ -10,10 +10,10 @@
  * resolution and payload conversion, checkpoint modes, retries and recovery ({@link
  * dev.objlog.spring.listener.ListenerErrorHandler}, {@link
  * dev.objlog.spring.listener.DeadLetterRecoverer}), the outcomes of unusable checkpoints, the
- * listener meters and the {@code objlog.listener.*} properties. Does not own: storing checkpoints
+ * {@code objlog.listener} observation, the listener meters and the {@code objlog.listener.*} properties. Does not own: storing checkpoints
  * ({@code dev.objlog.spring.listener.checkpoint}), reading and tailing ({@code dev.objlog.read}),
  * sending ({@code ObjlogTemplate}). Not yet: consumer-group leases that split partitions among
- * instances, observations, concurrency other than one thread per partition.
+ * instances, concurrency other than one thread per partition.
  *
  * <p>Invariants: a partition's checkpoint never passes a record whose invocation did not return
  * normally unless the error handler recovered it; at most one thread consumes a (listener,
