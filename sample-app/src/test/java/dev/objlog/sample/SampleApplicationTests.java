@@ -127,4 +127,27 @@ class SampleApplicationTests {
     Map<String, Object> info = http.getForObject("/actuator/info", Map.class);
     assertThat((Map<String, Object>) info.get("objlog")).containsKeys("formats", "store", "streams");
   }
+
+  @Autowired
+  EventsListener eventsListener;
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theEventsListenerSeesPostedEventsAndItsLagIsOnTheActuator() throws InterruptedException {
+    long before = eventsListener.seen();
+    HttpHeaders text = new HttpHeaders();
+    text.setContentType(MediaType.TEXT_PLAIN);
+    assertThat(http.postForEntity("/events?partition=3", new HttpEntity<>("for the listener", text), Map.class)
+        .getStatusCode()).isEqualTo(HttpStatus.OK);
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (eventsListener.seen() <= before) {
+      assertThat(System.nanoTime()).as("the listener saw the event within 30s").isLessThan(deadline);
+      Thread.sleep(10);
+    }
+    Map<String, Object> body = http.getForObject("/actuator/objlog", Map.class);
+    Map<String, Object> listener = (Map<String, Object>) ((Map<String, Object>) body.get("listeners")).get("events-logger");
+    assertThat(listener).containsEntry("stream", "events").containsEntry("state", "RUNNING");
+    List<Map<String, Object>> partitions = (List<Map<String, Object>>) listener.get("partitionStatus");
+    assertThat(partitions).hasSize(4).allSatisfy(p -> assertThat(p).containsKeys("lagRecords", "checkpoint", "headNextLsn"));
+  }
 }

@@ -12,6 +12,7 @@ import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
 import dev.objlog.store.ListPage;
 import dev.objlog.store.ObjectMetadata;
 import java.math.BigInteger;
@@ -28,6 +29,7 @@ import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code objlog} actuator endpoint, read-only.
@@ -56,6 +58,7 @@ public class ObjlogEndpoint {
   private final ObjlogStreams streams;
   private final @Nullable ObjlogTemplate template;
   private final StoreActivity activity;
+  private volatile @Nullable ObjlogListenerEndpointRegistry listeners;
 
   /**
    * @param streams the configured streams
@@ -66,6 +69,32 @@ public class ObjlogEndpoint {
     this.streams = Objects.requireNonNull(streams, "streams");
     this.template = template;
     this.activity = Objects.requireNonNull(activity, "activity");
+  }
+
+  /** Adds the listeners of {@code registry} to the output and enables their write operation. */
+  public void setListenerRegistry(@Nullable ObjlogListenerEndpointRegistry registry) {
+    this.listeners = registry;
+  }
+
+  /**
+   * {@code POST /actuator/objlog/listeners/{listenerId}} with {@code {"action": "pause"}} (or
+   * resume, start, stop): changes a listener's state and returns its description. Needs raised
+   * access ({@code management.endpoint.objlog.access=unrestricted}).
+   */
+  @WriteOperation
+  public @Nullable Map<String, Object> listener(@Selector String kind, @Selector String listenerId, String action) {
+    ObjlogListenerEndpointRegistry registry = listeners;
+    if (registry == null || !kind.equals("listeners") || registry.getListenerContainer(listenerId) == null) {
+      return null;
+    }
+    switch (action.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "pause" -> registry.pause(listenerId);
+      case "resume" -> registry.resume(listenerId);
+      case "start" -> registry.start(listenerId);
+      case "stop" -> registry.stop(listenerId);
+      default -> throw new IllegalArgumentException("action must be pause, resume, start or stop, was " + action);
+    }
+    return ListenerDescriptions.describe(java.util.Objects.requireNonNull(registry.getListenerContainer(listenerId)));
   }
 
   @ReadOperation
@@ -88,6 +117,10 @@ public class ObjlogEndpoint {
       all.put(stream.name(), details);
     }
     body.put("streams", all);
+    ObjlogListenerEndpointRegistry registry = listeners;
+    if (registry != null) {
+      body.put("listeners", ListenerDescriptions.describe(registry));
+    }
     return body;
   }
 

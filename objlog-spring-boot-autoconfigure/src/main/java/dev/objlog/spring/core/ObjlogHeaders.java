@@ -23,4 +23,13 @@ public final class ObjlogHeaders {
    * absent. Keyed sends also store it as a record header of this name, so readers see it.
    */
   public static final String KEY = PREFIX + "key";
+
+  /** On records a listener receives: the record's LSN (a {@code Long}, unsigned 64-bit). */
+  public static final String LSN = PREFIX + "lsn";
+
+  /**
+   * On records a listener receives: the record's timestamp, as a {@code Long} of epoch
+   * milliseconds or an {@code Instant}, by the parameter's type.
+   */
+  public static final String TIMESTAMP = PREFIX + "timestamp";
 }

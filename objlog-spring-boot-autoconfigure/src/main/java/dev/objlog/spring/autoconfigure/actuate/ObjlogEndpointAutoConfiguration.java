@@ -3,6 +3,8 @@ package dev.objlog.spring.autoconfigure.actuate;
 import dev.objlog.spring.actuate.ObjlogEndpoint;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
 import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.listener.ObjlogListenerAutoConfiguration;
+import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,7 +20,7 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration of the read-only {@code objlog} actuator endpoint ({@code /actuator/objlog});
  * it exists when exposed ({@code management.endpoints.web.exposure.include=objlog}).
  */
-@AutoConfiguration(after = ObjlogStreamsAutoConfiguration.class)
+@AutoConfiguration(after = {ObjlogStreamsAutoConfiguration.class, ObjlogListenerAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
 @ConditionalOnBean(ObjlogStreams.class)
 public final class ObjlogEndpointAutoConfiguration {
@@ -27,7 +29,9 @@ public final class ObjlogEndpointAutoConfiguration {
   @ConditionalOnMissingBean
   @ConditionalOnAvailableEndpoint(ObjlogEndpoint.class)
   ObjlogEndpoint objlogEndpoint(ObjlogStreams streams, ObjectProvider<ObjlogTemplate> template,
-      ObjectProvider<StoreActivity> activity) {
-    return new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new));
+      ObjectProvider<StoreActivity> activity, ObjectProvider<ObjlogListenerEndpointRegistry> listeners) {
+    ObjlogEndpoint endpoint = new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new));
+    endpoint.setListenerRegistry(listeners.getIfUnique());
+    return endpoint;
   }
 }

@@ -4,7 +4,10 @@ import dev.objlog.spring.actuate.ObjlogHealthIndicator;
 import dev.objlog.spring.actuate.StoreProbe;
 import dev.objlog.spring.autoconfigure.ObjlogProperties;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
+import dev.objlog.spring.actuate.ObjlogListenersHealthIndicator;
 import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.listener.ObjlogListenerAutoConfiguration;
+import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.store.ObjectStore;
@@ -23,7 +26,7 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration of the {@code objlog} health indicator ({@code management.health.objlog.enabled})
  * and the periodic store probe that feeds it ({@code objlog.health.probe-interval}).
  */
-@AutoConfiguration(after = ObjlogStreamsAutoConfiguration.class)
+@AutoConfiguration(after = {ObjlogStreamsAutoConfiguration.class, ObjlogListenerAutoConfiguration.class})
 @ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
 @ConditionalOnBean(ObjlogStreams.class)
 @ConditionalOnEnabledHealthIndicator("objlog")
@@ -36,6 +39,14 @@ public final class ObjlogHealthAutoConfiguration {
       ObjectProvider<StoreActivity> activity, ObjlogProperties properties) {
     return new ObjlogHealthIndicator(template.getIfUnique(), activity.getIfUnique(StoreActivity::new),
         properties.getHealth().getStoreUnreachableThreshold(), Clock.systemUTC());
+  }
+
+  /** DOWN when a listener died (not stopped on purpose). */
+  @Bean
+  @ConditionalOnMissingBean(name = "objlogListenersHealthIndicator")
+  @ConditionalOnBean(ObjlogListenerEndpointRegistry.class)
+  ObjlogListenersHealthIndicator objlogListenersHealthIndicator(ObjlogListenerEndpointRegistry registry) {
+    return new ObjlogListenersHealthIndicator(registry);
   }
 
   @Bean

@@ -1,0 +1,54 @@
+package dev.objlog.spring.actuate;
+
+import dev.objlog.spring.listener.ObjlogListenerContainer;
+import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** How the objlog endpoint shows listeners: from the containers' cached state, no store reads. */
+final class ListenerDescriptions {
+  private ListenerDescriptions() {}
+
+  static Map<String, Object> describe(ObjlogListenerEndpointRegistry registry) {
+    Map<String, Object> all = new LinkedHashMap<>();
+    for (ObjlogListenerContainer container : registry.getListenerContainers()) {
+      all.put(container.getListenerId(), describe(container));
+    }
+    return all;
+  }
+
+  static Map<String, Object> describe(ObjlogListenerContainer container) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("stream", container.getStreamName());
+    details.put("checkpointOwner", container.getCheckpointOwner());
+    details.put("partitions", container.getAssignedPartitions().toString());
+    details.put("checkpointMode", container.getCheckpointMode().name());
+    details.put("state", container.getState());
+    details.put("expectedRunning", container.isExpectedRunning());
+    details.put("inExpectedState", container.isInExpectedState());
+    List<Map<String, Object>> partitions = new ArrayList<>();
+    for (ObjlogListenerContainer.PartitionStatus status : container.getPartitionStatuses()) {
+      Map<String, Object> p = new LinkedHashMap<>();
+      p.put("partition", status.partition());
+      p.put("state", status.state().name());
+      p.put("position", u64(status.position()));
+      p.put("checkpoint", status.checkpointed() < 0 ? null : u64(status.checkpointed()));
+      p.put("lastCheckpoint", status.lastCheckpoint());
+      p.put("headNextLsn", u64(status.headNextLsn()));
+      p.put("lagRecords", u64(status.lagRecords()));
+      if (status.failure() != null) {
+        p.put("failure", status.failure());
+      }
+      partitions.add(p);
+    }
+    details.put("partitionStatus", partitions);
+    return details;
+  }
+
+  private static Object u64(long value) {
+    return value >= 0 ? (Object) value : new BigInteger(Long.toUnsignedString(value));
+  }
+}

@@ -1,0 +1,71 @@
+package dev.objlog.spring.listener;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method as the listener of a configured stream: a container tails the assigned
+ * partitions from the stored checkpoint (or {@link #startPosition()} when none is stored), invokes
+ * the method with each record (or each batch) and checkpoints as {@link #checkpointMode()} says.
+ * Delivery is at least once (docs/LISTENERS.md).
+ *
+ * <p>Every string attribute resolves {@code ${...}} placeholders. Repeatable, and usable as a
+ * meta-annotation. Method arguments: the converted payload (String, byte[], ByteBuffer, or JSON
+ * through the application's JsonMapper), {@code @Header} with {@link
+ * dev.objlog.spring.core.ObjlogHeaders} names or record header names, the {@link
+ * dev.objlog.read.ReadRecord}, an {@link Acknowledgment} (MANUAL mode) and, with {@link #batch()},
+ * a {@code List} of any of the payload types or of {@code ReadRecord}.
+ */
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Repeatable(ObjlogListeners.class)
+public @interface ObjlogListener {
+
+  /** The listener id: names the container in the registry and, without a group, its checkpoints. */
+  String id();
+
+  /** The configured stream name ({@code objlog.streams.<name>}). */
+  String stream();
+
+  /** Partitions to consume: {@code *} (all) or partitions and ranges such as {@code 0-3,8}. */
+  String partitions() default "*";
+
+  /**
+   * Where to start on a partition without a checkpoint: {@code earliest}, {@code latest}, {@code
+   * timestamp:<ISO-8601 instant>} or {@code lsn:<n>}. Empty: {@code objlog.listener.start-position}.
+   */
+  String startPosition() default "";
+
+  /** RECORD, BATCH, COUNT, TIME or MANUAL; empty: {@code objlog.listener.checkpoint-mode}. */
+  String checkpointMode() default "";
+
+  /** COUNT mode: checkpoint after this many records; empty: {@code objlog.listener.ack-count}. */
+  String ackCount() default "";
+
+  /** TIME mode: checkpoint when this much time passed (a Duration); empty: the property. */
+  String ackTime() default "";
+
+  /** {@code true}: the method receives each read batch as a {@code List}. */
+  String batch() default "false";
+
+  /** Bean name of a {@link ListenerErrorHandler}; empty: the factory's. */
+  String errorHandler() default "";
+
+  /** Bean name of the {@link ObjlogListenerContainerFactory}; empty: the default one. */
+  String containerFactory() default "";
+
+  /** {@code false}: the registry does not start this listener with the context. */
+  String autoStartup() default "true";
+
+  /**
+   * Consumer group: checkpoints are kept under the group instead of the id, so listeners (or
+   * instances) with the same group continue from the same position. Leases that split a group's
+   * partitions among instances are not implemented yet: assign partitions explicitly.
+   */
+  String group() default "";
+}

@@ -1,0 +1,79 @@
+package dev.objlog.spring.listener;
+
+import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
+import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Auto-configuration of {@code @ObjlogListener}: the annotation processor, the {@link
+ * ObjlogListenerEndpointRegistry}, the default {@link ObjlogListenerContainerFactory} (named
+ * {@code objlogListenerContainerFactory}, using the application's single {@link
+ * ListenerErrorHandler} and {@link MeterRegistry} when there are) and the {@link
+ * RecordPayloadConverter}.
+ */
+@AutoConfiguration(
+    after = {ObjlogStreamsAutoConfiguration.class, ObjlogCheckpointAutoConfiguration.class},
+    afterName = {
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+      "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration"
+    })
+@ConditionalOnBean({ObjlogStreams.class, CheckpointRepository.class})
+@EnableConfigurationProperties(ObjlogListenerProperties.class)
+public final class ObjlogListenerAutoConfiguration {
+
+  @Bean(name = "dev.objlog.spring.listener.internalObjlogListenerAnnotationProcessor")
+  @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+  static ObjlogListenerAnnotationBeanPostProcessor objlogListenerAnnotationBeanPostProcessor() {
+    return new ObjlogListenerAnnotationBeanPostProcessor();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  ObjlogListenerEndpointRegistry objlogListenerEndpointRegistry() {
+    return new ObjlogListenerEndpointRegistry();
+  }
+
+  @Bean(name = ObjlogListenerAnnotationBeanPostProcessor.DEFAULT_FACTORY_BEAN_NAME)
+  @ConditionalOnMissingBean(name = ObjlogListenerAnnotationBeanPostProcessor.DEFAULT_FACTORY_BEAN_NAME)
+  ObjlogListenerContainerFactory objlogListenerContainerFactory(ObjlogStreams streams,
+      CheckpointRepository checkpoints, ObjectProvider<RecordPayloadConverter> payloadConverter,
+      ObjlogListenerProperties properties, ObjectProvider<ListenerErrorHandler> errorHandler,
+      ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
+      ObjectProvider<ObjlogListenerObservationConvention> observationConvention) {
+    ObjlogListenerContainerFactory factory = new ObjlogListenerContainerFactory(streams, checkpoints,
+        payloadConverter.getIfAvailable(() -> new DefaultRecordPayloadConverter(null)), properties);
+    errorHandler.ifUnique(factory::setErrorHandler);
+    factory.setMeterRegistry(meterRegistry.getIfUnique());
+    observationRegistry.ifUnique(factory::setObservationRegistry);
+    factory.setObservationConvention(observationConvention.getIfUnique());
+    return factory;
+  }
+
+  /** With Jackson 3: payloads of other types are read as JSON with the application's JsonMapper. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(JsonMapper.class)
+  static class JacksonPayloadConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RecordPayloadConverter objlogRecordPayloadConverter(ObjectProvider<JsonMapper> jsonMapper) {
+      return new DefaultRecordPayloadConverter(
+          new JacksonRecordPayloadConverter(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build())));
+    }
+  }
+}

@@ -1,0 +1,690 @@
+package dev.objlog.spring.listener;
+
+import dev.objlog.LsnExpiredException;
+import dev.objlog.PartitionHead;
+import dev.objlog.read.CheckpointAheadException;
+import dev.objlog.read.CheckpointMismatchException;
+import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.read.Freshness;
+import dev.objlog.read.LogReader;
+import dev.objlog.read.ReadRecord;
+import dev.objlog.read.ReadResult;
+import dev.objlog.read.Tailer;
+import dev.objlog.read.Watch;
+import dev.objlog.read.WatchClosedException;
+import dev.objlog.spring.core.ObjlogStream;
+import dev.objlog.spring.core.PartitionSet;
+import dev.objlog.spring.listener.checkpoint.CheckpointKey;
+import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
+import dev.objlog.spring.listener.checkpoint.StoredCheckpoint;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.util.backoff.BackOffExecution;
+
+/**
+ * Runs one listener: a {@link Watch} on the assigned partitions of its stream and, per partition,
+ * a thread with a {@link Tailer} that starts at the stored checkpoint (or the start position when
+ * none is stored), invokes the listener method and saves checkpoints as the {@link CheckpointMode}
+ * says. Created by an {@link ObjlogListenerContainerFactory}, managed by the {@link
+ * ObjlogListenerEndpointRegistry}.
+ *
+ * <p>State: {@link #start()} and {@link #stop()} set what the container is asked to be ({@link
+ * #isExpectedRunning()}); a partition whose listener keeps failing (and is not recovered), whose
+ * checkpoint cannot be used with outcome FAIL, or whose checkpoint save conflicts, stops on its own
+ * and reports {@link PartitionState#FAILED}; the container is then not {@link
+ * #isInExpectedState() in the expected state}. On an orderly stop each partition saves its pending
+ * checkpoint (except in MANUAL mode).
+ *
+ * <p>Delivery is at least once: a record is checkpointed only after the method returned for it
+ * (or it was recovered), so a crash redelivers records processed since the last save.
+ *
+ * <p>Thread-safety: lifecycle methods may be called from any thread; they are serialised.
+ */
+public class ObjlogListenerContainer {
+  private static final Log logger = LogFactory.getLog(ObjlogListenerContainer.class);
+
+  /** How long a tailer waits before it rechecks pause, TIME checkpoints and lag. */
+  static final Duration IDLE_CHECK = Duration.ofMillis(500);
+
+  /** A partition consumer's state. */
+  public enum PartitionState {
+    STARTING, RUNNING, PAUSED, STOPPED, FAILED
+  }
+
+  /** A snapshot of one partition consumer. */
+  public record PartitionStatus(int partition, PartitionState state, long position, long checkpointed,
+      long headNextLsn, long lagRecords, @Nullable Instant lastCheckpoint, @Nullable String failure) {}
+
+  /** Everything a container needs, resolved by the factory. */
+  record Settings(
+      ObjlogListenerEndpoint endpoint,
+      ObjlogStream stream,
+      PartitionSet partitions,
+      LogReader reader,
+      CheckpointRepository checkpoints,
+      ListenerMethodInvoker invoker,
+      ListenerErrorHandler errorHandler,
+      StartPosition startPosition,
+      CheckpointMode mode,
+      int ackCount,
+      Duration ackTime,
+      CheckpointErrorOutcome onMismatch,
+      CheckpointErrorOutcome onExpired,
+      CheckpointErrorOutcome onAhead,
+      Duration shutdownTimeout,
+      Clock clock,
+      ListenerMetrics metrics,
+      ObservationRegistry observationRegistry,
+      @Nullable ObjlogListenerObservationConvention observationConvention) {}
+
+  private final Settings settings;
+  private final Object lock = new Object();
+  private final Map<Integer, PartitionConsumer> consumers = new java.util.concurrent.ConcurrentSkipListMap<>();
+  private volatile boolean expectedRunning;
+  private volatile boolean running;
+  private volatile boolean pauseRequested;
+  private @Nullable Watch watch;
+
+  ObjlogListenerContainer(Settings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  public String getListenerId() {
+    return settings.endpoint().getId();
+  }
+
+  public String getStreamName() {
+    return settings.stream().name();
+  }
+
+  /** The group if set, otherwise the listener id. */
+  public String getCheckpointOwner() {
+    return settings.endpoint().getCheckpointOwner();
+  }
+
+  public CheckpointMode getCheckpointMode() {
+    return settings.mode();
+  }
+
+  public PartitionSet getAssignedPartitions() {
+    return settings.partitions();
+  }
+
+  public boolean isAutoStartup() {
+    return settings.endpoint().isAutoStartup();
+  }
+
+  /** Starts a thread per assigned partition. Does nothing when already running. */
+  public void start() {
+    synchronized (lock) {
+      expectedRunning = true;
+      if (running) {
+        return;
+      }
+      List<Integer> partitions = settings.partitions().stream().boxed().toList();
+      Watch w = settings.reader().watch(partitions);
+      watch = w;
+      running = true;
+      consumers.clear();
+      for (int p : partitions) {
+        PartitionConsumer consumer = new PartitionConsumer(p, w);
+        consumers.put(p, consumer);
+        Thread thread = new Thread(consumer, "objlog-" + getListenerId() + "-" + p);
+        thread.setDaemon(true);
+        consumer.thread = thread;
+        settings.metrics().registerPartition(this, p);
+        thread.start();
+      }
+    }
+  }
+
+  /**
+   * Stops every partition: the record in hand completes, pending checkpoints are saved (not in
+   * MANUAL mode), and this waits up to the shutdown timeout for the threads.
+   */
+  public void stop() {
+    List<Thread> threads = new ArrayList<>();
+    synchronized (lock) {
+      expectedRunning = false;
+      if (!running) {
+        return;
+      }
+      running = false;
+      lock.notifyAll();
+      for (PartitionConsumer c : consumers.values()) {
+        if (c.thread != null && c.thread != Thread.currentThread()) {
+          threads.add(c.thread);
+        }
+        c.closeTailer();
+      }
+    }
+    long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
+    for (Thread t : threads) {
+      try {
+        t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    synchronized (lock) {
+      if (watch != null && !running) {
+        watch.close();
+        watch = null;
+      }
+    }
+  }
+
+  /** Asks every partition to pause after the batch in hand. */
+  public void pause() {
+    synchronized (lock) {
+      pauseRequested = true;
+    }
+  }
+
+  public void resume() {
+    synchronized (lock) {
+      pauseRequested = false;
+      lock.notifyAll();
+    }
+  }
+
+  public boolean isRunning() {
+    return running;
+  }
+
+  /** Whether the container was asked to run (started and not stopped since). */
+  public boolean isExpectedRunning() {
+    return expectedRunning;
+  }
+
+  public boolean isPauseRequested() {
+    return pauseRequested;
+  }
+
+  /** Whether a pause was requested and every live partition thread has parked. */
+  public boolean isPaused() {
+    if (!pauseRequested || !running) {
+      return false;
+    }
+    synchronized (lock) {
+      return consumers.values().stream()
+          .allMatch(c -> c.state == PartitionState.PAUSED || c.state == PartitionState.FAILED
+              || c.state == PartitionState.STOPPED);
+    }
+  }
+
+  /**
+   * Whether the container is what it was asked to be: running with no failed partition, or
+   * stopped. False when a partition died.
+   */
+  public boolean isInExpectedState() {
+    if (expectedRunning != running) {
+      return false;
+    }
+    synchronized (lock) {
+      return consumers.values().stream().noneMatch(c -> c.state == PartitionState.FAILED);
+    }
+  }
+
+  /** RUNNING, PAUSED, STOPPED or FAILED (a partition failed). */
+  public String getState() {
+    if (!isInExpectedState()) {
+      return "FAILED";
+    }
+    if (!running) {
+      return "STOPPED";
+    }
+    return isPaused() ? "PAUSED" : "RUNNING";
+  }
+
+  /** Records committed to {@code partition} that this listener has not processed (0 when unknown). */
+  public long lagRecords(int partition) {
+    PartitionConsumer c = consumers.get(partition);
+    return c == null ? 0 : c.lagRecords();
+  }
+
+  /** Seconds the oldest record read from {@code partition} but not yet processed has waited. */
+  public double lagAgeSeconds(int partition) {
+    PartitionConsumer c = consumers.get(partition);
+    return c == null ? 0 : c.lagAgeSeconds();
+  }
+
+  public List<PartitionStatus> getPartitionStatuses() {
+    synchronized (lock) {
+      return consumers.values().stream().map(PartitionConsumer::status).toList();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ObjlogListenerContainer[" + getListenerId() + " on " + getStreamName() + " " + settings.partitions() + "]";
+  }
+
+  /** One partition's thread. */
+  final class PartitionConsumer implements Runnable {
+    final int partition;
+    private final Watch watch;
+    private final CheckpointKey key;
+    volatile @Nullable Thread thread;
+    volatile PartitionState state = PartitionState.STARTING;
+    private volatile @Nullable Tailer tailer;
+    private volatile @Nullable String failure;
+    private CheckpointVersion version = CheckpointVersion.ABSENT;
+    /** The LSN after the last record processed or recovered. */
+    private volatile long processed;
+    /** The LSN the last saved checkpoint holds. */
+    private volatile long saved = -1;
+    private volatile long headNextLsn;
+    private volatile @Nullable Instant lastCheckpoint;
+    private volatile long oldestWaitingTimestampMs = -1;
+    private int unsavedCount;
+    private boolean acknowledged;
+    private long lastSaveNanos = System.nanoTime();
+
+    PartitionConsumer(int partition, Watch watch) {
+      this.partition = partition;
+      this.watch = watch;
+      this.key = CheckpointKey.of(getCheckpointOwner(), getStreamName(), partition);
+    }
+
+    PartitionStatus status() {
+      long lag = lagRecords();
+      return new PartitionStatus(partition, state, processed, saved, knownHeadNextLsn(), lag, lastCheckpoint, failure);
+    }
+
+    /** The newest head this reader knows (no store request), or what the last read saw. */
+    long knownHeadNextLsn() {
+      long known = headNextLsn;
+      try {
+        known = Math.max(known, settings.reader().partition(partition).head(Freshness.CACHED).nextLsn());
+      } catch (RuntimeException e) {
+        // the reader is closed or the head was never loaded: keep what the last read saw
+      }
+      return known;
+    }
+
+    long lagRecords() {
+      long lag = knownHeadNextLsn() - processed;
+      return lag > 0 ? lag : 0;
+    }
+
+    /** Seconds the oldest record this consumer has read but not yet processed has waited. */
+    double lagAgeSeconds() {
+      long ts = oldestWaitingTimestampMs;
+      if (ts < 0 || lagRecords() == 0) {
+        return 0;
+      }
+      return Math.max(0, settings.clock().millis() - ts) / 1000.0;
+    }
+
+    void closeTailer() {
+      Tailer t = tailer;
+      if (t != null) {
+        t.close();
+      }
+    }
+
+    @Override
+    public void run() {
+      try {
+        long start = initialPosition();
+        processed = start;
+        Tailer t = watch.tail(partition, start, 0);
+        tailer = t;
+        if (!running) {
+          t.close();
+        }
+        state = PartitionState.RUNNING;
+        loop();
+        stopCleanly();
+      } catch (WatchClosedException e) {
+        if (running) {
+          fail("the watch closed while running", e);
+        } else {
+          stopCleanly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stopCleanly();
+      } catch (PartitionStopped e) {
+        // already failed
+      } catch (Throwable e) {
+        if (!running && e.getCause() instanceof WatchClosedException) {
+          stopCleanly();
+        } else {
+          fail("unexpected failure: " + e, e);
+        }
+      }
+    }
+
+    private void stopCleanly() {
+      try {
+        if (settings.mode() != CheckpointMode.MANUAL) {
+          save();
+        }
+      } catch (RuntimeException e) {
+        logger.warn("Listener " + key + ": could not save the checkpoint on stop; records after LSN "
+            + saved + " will be redelivered", e);
+      } finally {
+        if (state != PartitionState.FAILED) {
+          state = PartitionState.STOPPED;
+        }
+        closeTailer();
+      }
+    }
+
+    private void fail(String why, @Nullable Throwable cause) {
+      failure = why;
+      state = PartitionState.FAILED;
+      closeTailer();
+      logger.error("Listener " + key + " stopped the partition: " + why, cause);
+    }
+
+    private long initialPosition() {
+      Optional<StoredCheckpoint> stored = settings.checkpoints().load(key);
+      if (stored.isEmpty()) {
+        long p = startPosition(settings.startPosition());
+        logger.info("Listener " + key + " has no checkpoint; starting at LSN " + Long.toUnsignedString(p)
+            + " (" + settings.startPosition() + ")");
+        return p;
+      }
+      StoredCheckpoint checkpoint = stored.get();
+      version = checkpoint.version();
+      saved = checkpoint.checkpoint().nextLsn();
+      lastCheckpoint = checkpoint.updatedAt();
+      try {
+        CursorCheckpoint c = checkpoint.checkpoint();
+        if (!c.streamId().equals(settings.stream().streamId())) {
+          throw new CheckpointMismatchException("checkpoint of stream id " + c.streamId() + ", not "
+              + settings.stream().streamId());
+        }
+        settings.reader().partition(partition).resume(c, 1);
+        headNextLsn = settings.reader().head(partition).nextLsn();
+        return c.nextLsn();
+      } catch (CheckpointMismatchException e) {
+        return onCheckpointError("mismatch", settings.onMismatch(), e);
+      } catch (LsnExpiredException e) {
+        return onCheckpointError("expired", settings.onExpired(), e);
+      } catch (CheckpointAheadException e) {
+        return onCheckpointError("ahead", settings.onAhead(), e);
+      }
+    }
+
+    private long onCheckpointError(String kind, CheckpointErrorOutcome outcome, Exception e) {
+      if (outcome == CheckpointErrorOutcome.FAIL) {
+        fail("checkpoint " + kind + " (objlog.listener.checkpoint-errors." + kind + "=fail): " + e.getMessage(), e);
+        throw new PartitionStopped();
+      }
+      long p = startPosition(outcome == CheckpointErrorOutcome.EARLIEST ? new StartPosition.Earliest()
+          : new StartPosition.Latest());
+      logger.warn("Listener " + key + ": checkpoint " + kind + " (" + e.getMessage() + "); restarting at "
+          + outcome.name().toLowerCase() + " LSN " + Long.toUnsignedString(p) + " as configured");
+      processed = p;
+      save();
+      return p;
+    }
+
+    private long startPosition(StartPosition position) {
+      PartitionHead head = settings.reader().head(partition);
+      headNextLsn = head.nextLsn();
+      if (position instanceof StartPosition.Earliest) {
+        return head.oldestLsn();
+      }
+      if (position instanceof StartPosition.Latest) {
+        return head.nextLsn();
+      }
+      if (position instanceof StartPosition.Lsn lsn) {
+        return Long.compareUnsigned(lsn.lsn(), head.oldestLsn()) < 0 ? head.oldestLsn()
+            : Long.compareUnsigned(lsn.lsn(), head.nextLsn()) > 0 ? head.nextLsn() : lsn.lsn();
+      }
+      StartPosition.Timestamp ts = (StartPosition.Timestamp) position;
+      ReadResult r = settings.reader().partition(partition).readFromTimestamp(ts.instant().toEpochMilli(), 1);
+      return r.records().isEmpty() ? r.nextLsn() : r.records().get(0).lsn();
+    }
+
+    private void loop() throws InterruptedException {
+      while (running) {
+        if (pauseRequested) {
+          parkWhilePaused();
+          continue;
+        }
+        Tailer t = Objects.requireNonNull(tailer);
+        ReadResult result;
+        try {
+          result = t.next(IDLE_CHECK);
+        } catch (LsnExpiredException e) {
+          long p = onCheckpointError("expired", settings.onExpired(), e);
+          t.close();
+          tailer = watch.tail(partition, p, 0);
+          continue;
+        }
+        headNextLsn = Math.max(headNextLsn, result.head().nextLsn());
+        if (result.isEmpty()) {
+          maybeSaveOnTime();
+          continue;
+        }
+        List<ReadRecord> records = result.records();
+        oldestWaitingTimestampMs = records.get(0).timestampMs();
+        if (settings.invoker().isBatch()) {
+          if (!deliver(records)) {
+            return;
+          }
+        } else {
+          for (int i = 0; i < records.size(); i++) {
+            if (!running) {
+              return;
+            }
+            oldestWaitingTimestampMs = records.get(i).timestampMs();
+            if (!deliver(List.of(records.get(i)))) {
+              return;
+            }
+          }
+        }
+        oldestWaitingTimestampMs = -1;
+        if (settings.mode() == CheckpointMode.BATCH) {
+          save();
+        }
+        maybeSaveOnTime();
+      }
+    }
+
+    private void parkWhilePaused() throws InterruptedException {
+      synchronized (lock) {
+        if (pauseRequested && running) {
+          state = PartitionState.PAUSED;
+          while (pauseRequested && running) {
+            lock.wait();
+          }
+        }
+      }
+      if (state == PartitionState.PAUSED) {
+        state = PartitionState.RUNNING;
+      }
+    }
+
+    /** Invokes with retries; false when the partition stopped (failed or asked to stop). */
+    private boolean deliver(List<ReadRecord> batch) throws InterruptedException {
+      List<ReadRecord> remaining = batch;
+      BackOffExecution backOff = null;
+      int attempts = 0;
+      while (true) {
+        if (!running) {
+          return false;
+        }
+        attempts++;
+        long startNanos = System.nanoTime();
+        try {
+          Acknowledgment ack = null;
+          acknowledged = false;
+          if (settings.mode() == CheckpointMode.MANUAL) {
+            long after = remaining.get(remaining.size() - 1).lsn() + 1;
+            ack = () -> {
+              acknowledged = true;
+              processed = after;
+              save();
+            };
+          }
+          ListenerMethodInvoker.Call call = new ListenerMethodInvoker.Call(getStreamName(), remaining, ack);
+          if (settings.observationRegistry().isNoop()) {
+            settings.invoker().invoke(call);
+          } else {
+            Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
+                settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
+                () -> new ObjlogListenerObservationContext(getListenerId(), getStreamName(), partition, call.records()),
+                settings.observationRegistry());
+            observation.start();
+            try (Observation.Scope scope = observation.openScope()) {
+              settings.invoker().invoke(call);
+            } catch (Exception | Error e) {
+              observation.error(e);
+              throw e;
+            } finally {
+              observation.stop();
+            }
+          }
+        } catch (Exception e) {
+          if (acknowledged) {
+            resync();
+          }
+          settings.metrics().failed(getListenerId(), getStreamName(), System.nanoTime() - startNanos);
+          if (e instanceof BatchListenerFailedException b && settings.invoker().isBatch()) {
+            int index = Math.min(b.index(), remaining.size() - 1);
+            if (index > 0) {
+              advance(remaining.get(index - 1), index);
+              remaining = remaining.subList(index, remaining.size());
+              backOff = null;
+              attempts = 1;
+            }
+          }
+          if (backOff == null) {
+            backOff = settings.errorHandler().backOff().start();
+          }
+          long wait = backOff.nextBackOff();
+          if (wait != BackOffExecution.STOP) {
+            logger.debug("Listener " + key + " failed (attempt " + attempts + "); retrying in " + wait + " ms", e);
+            sleep(wait);
+            continue;
+          }
+          boolean pointed = e instanceof BatchListenerFailedException && settings.invoker().isBatch();
+          List<ReadRecord> failed = pointed ? List.of(remaining.get(0)) : remaining;
+          Exception cause = pointed && e.getCause() instanceof Exception c ? c : e;
+          ListenerFailure f = new ListenerFailure(getListenerId(), getStreamName(), partition, failed, cause, attempts);
+          if (!settings.errorHandler().handleExhausted(f)) {
+            save0IfNotManual();
+            fail("the listener failed on LSN " + Long.toUnsignedString(failed.get(0).lsn()) + " after " + attempts
+                + " attempts and was not recovered: " + cause, null);
+            return false;
+          }
+          settings.metrics().recovered(getListenerId(), getStreamName(), failed.size());
+          processed = failed.get(failed.size() - 1).lsn() + 1;
+          save(); // the records are disposed of: never redeliver them
+          if (failed.size() == remaining.size()) {
+            return true;
+          }
+          remaining = remaining.subList(failed.size(), remaining.size());
+          backOff = null;
+          attempts = 0;
+          continue;
+        }
+        settings.metrics().processed(getListenerId(), getStreamName(), remaining.size(), System.nanoTime() - startNanos);
+        advance(remaining.get(remaining.size() - 1), remaining.size());
+        return true;
+      }
+    }
+
+    /** Before stopping a failed partition: keep what was processed before the failing record. */
+    private void save0IfNotManual() {
+      if (settings.mode() != CheckpointMode.MANUAL) {
+        try {
+          save();
+        } catch (RuntimeException e) {
+          logger.warn("Listener " + key + ": could not save the checkpoint", e);
+        }
+      }
+    }
+
+    private void advance(ReadRecord last, int count) {
+      if (settings.mode() == CheckpointMode.MANUAL) {
+        return;
+      }
+      processed = last.lsn() + 1;
+      unsavedCount += count;
+      if (settings.mode() == CheckpointMode.RECORD
+          || (settings.mode() == CheckpointMode.COUNT && unsavedCount >= settings.ackCount())) {
+        save();
+      }
+    }
+
+    private void maybeSaveOnTime() {
+      if (settings.mode() == CheckpointMode.TIME
+          && System.nanoTime() - lastSaveNanos >= settings.ackTime().toNanos()) {
+        save();
+      }
+    }
+
+    /**
+     * After a method that acknowledged then threw: its transaction may have rolled the save back,
+     * so learn the stored position and version again.
+     */
+    private void resync() {
+      Optional<StoredCheckpoint> stored = settings.checkpoints().load(key);
+      if (stored.isPresent()) {
+        version = stored.get().version();
+        saved = stored.get().checkpoint().nextLsn();
+        lastCheckpoint = stored.get().updatedAt();
+      } else {
+        version = CheckpointVersion.ABSENT;
+        saved = -1;
+      }
+      if (saved >= 0) {
+        processed = saved;
+      }
+    }
+
+    /** Saves the processed position if it moved. */
+    void save() {
+      long position = processed;
+      if (position == saved) {
+        return;
+      }
+      version = settings.checkpoints().save(key,
+          CursorCheckpoint.of(settings.stream().streamId(), partition, position), version);
+      saved = position;
+      unsavedCount = 0;
+      lastSaveNanos = System.nanoTime();
+      lastCheckpoint = settings.clock().instant();
+    }
+
+    private void sleep(long millis) throws InterruptedException {
+      long deadline = System.nanoTime() + millis * 1_000_000;
+      synchronized (lock) {
+        long left;
+        while (running && (left = deadline - System.nanoTime()) > 0) {
+          lock.wait(Math.max(1, left / 1_000_000));
+        }
+      }
+    }
+  }
+
+  /** Unwinds a partition thread that already recorded its failure. */
+  private static final class PartitionStopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    PartitionStopped() {
+      super(null, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package dev.objlog.spring.listener;
+
+import dev.objlog.read.LogReader;
+import dev.objlog.spring.core.ObjlogStream;
+import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.core.PartitionSet;
+import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Creates {@link ObjlogListenerContainer}s from endpoints, filling unset endpoint settings with
+ * its defaults ({@code objlog.listener.*}). The auto-configured bean is named {@code
+ * objlogListenerContainerFactory}; define others and name them in {@link
+ * ObjlogListener#containerFactory()}.
+ *
+ * <p>With a poll interval set, it reads through readers of its own (one per stream, closed by
+ * {@link #close()}); otherwise through {@link ObjlogStreams#reader(String)}.
+ *
+ * <p>Thread-safety: configure before use; creating containers is safe for concurrent use.
+ */
+public class ObjlogListenerContainerFactory implements AutoCloseable {
+  private final ObjlogStreams streams;
+  private final CheckpointRepository checkpoints;
+  private final RecordPayloadConverter payloadConverter;
+  private final ObjlogListenerProperties properties;
+  private final Map<String, LogReader> readers = new ConcurrentHashMap<>();
+  private ListenerErrorHandler errorHandler;
+  private @Nullable MeterRegistry meterRegistry;
+  private Clock clock = Clock.systemUTC();
+  private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+  private @Nullable ObjlogListenerObservationConvention observationConvention;
+
+  public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
+      RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
+    this.streams = Objects.requireNonNull(streams, "streams");
+    this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
+    this.payloadConverter = Objects.requireNonNull(payloadConverter, "payloadConverter");
+    this.properties = Objects.requireNonNull(properties, "properties");
+    ObjlogListenerProperties.BackOff backOff = properties.getBackOff();
+    this.errorHandler = new DefaultListenerErrorHandler(
+        new org.springframework.util.backoff.FixedBackOff(backOff.getInterval().toMillis(), backOff.getMaxRetries()), null);
+  }
+
+  /** The error handler of endpoints that name none (default: retries, then stop the partition). */
+  public void setErrorHandler(ListenerErrorHandler errorHandler) {
+    this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler");
+  }
+
+  public ListenerErrorHandler getErrorHandler() {
+    return errorHandler;
+  }
+
+  public void setMeterRegistry(@Nullable MeterRegistry meterRegistry) {
+    this.meterRegistry = meterRegistry;
+  }
+
+  /** Observes each invocation as {@code objlog.listener} (default: no observations). */
+  public void setObservationRegistry(ObservationRegistry observationRegistry) {
+    this.observationRegistry = Objects.requireNonNull(observationRegistry, "observationRegistry");
+  }
+
+  /** Replaces the names and keys of the observation; null: the documented defaults. */
+  public void setObservationConvention(@Nullable ObjlogListenerObservationConvention observationConvention) {
+    this.observationConvention = observationConvention;
+  }
+
+  public void setClock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * @throws IllegalArgumentException when the endpoint's stream, partitions or method cannot work
+   */
+  public ObjlogListenerContainer createContainer(ObjlogListenerEndpoint endpoint) {
+    ObjlogStream stream;
+    try {
+      stream = streams.stream(endpoint.getStream());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + ": " + e.getMessage(), e);
+    }
+    PartitionSet partitions;
+    try {
+      partitions = PartitionSet.parse(endpoint.getPartitions(), stream.partitions());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + ": partitions \"" + endpoint.getPartitions()
+          + "\": " + e.getMessage(), e);
+    }
+    CheckpointMode mode = endpoint.getCheckpointMode() != null ? endpoint.getCheckpointMode()
+        : properties.getCheckpointMode();
+    ListenerMethodInvoker invoker =
+        new ListenerMethodInvoker(endpoint.getBean(), endpoint.getMethod(), endpoint.isBatch(), payloadConverter);
+    if (invoker.acceptsAcknowledgment() && mode != CheckpointMode.MANUAL) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " takes an Acknowledgment but its"
+          + " checkpoint mode is " + mode + ": set checkpointMode = \"MANUAL\"");
+    }
+    if (mode == CheckpointMode.MANUAL && !invoker.acceptsAcknowledgment()) {
+      throw new IllegalArgumentException("listener " + endpoint.getId()
+          + " uses checkpoint mode MANUAL but its method takes no Acknowledgment: it would never checkpoint");
+    }
+    int ackCount = endpoint.getAckCount() != null ? endpoint.getAckCount() : properties.getAckCount();
+    Duration ackTime = endpoint.getAckTime() != null ? endpoint.getAckTime() : properties.getAckTime();
+    if (ackCount < 1) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + ": ackCount must be positive");
+    }
+    StartPosition start = endpoint.getStartPosition() != null ? endpoint.getStartPosition()
+        : StartPosition.parse(properties.getStartPosition());
+    ObjlogListenerProperties.CheckpointErrors errors = properties.getCheckpointErrors();
+    return new ObjlogListenerContainer(new ObjlogListenerContainer.Settings(
+        endpoint, stream, partitions, reader(stream.name()), checkpoints, invoker,
+        endpoint.getErrorHandler() != null ? endpoint.getErrorHandler() : errorHandler,
+        start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
+        properties.getShutdownTimeout(), clock, new ListenerMetrics(meterRegistry), observationRegistry,
+        observationConvention));
+  }
+
+  private LogReader reader(String streamName) {
+    Duration poll = properties.getPollInterval();
+    if (poll == null) {
+      return streams.reader(streamName);
+    }
+    return readers.computeIfAbsent(streamName, name ->
+        streams.log(name).newReader(streams.readerOptions().toBuilder().pollInterval(poll).build()));
+  }
+
+  /** Closes the readers this factory opened. */
+  @Override
+  public void close() {
+    readers.values().forEach(LogReader::close);
+    readers.clear();
+  }
+}
