@@ -1,6 +1,8 @@
 package dev.objlog.spring.lifecycle;
 
+import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
 import java.time.Duration;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -12,7 +14,7 @@ import org.springframework.util.unit.DataSize;
  * which it is only read.
  */
 @ConfigurationProperties("objlog.lifecycle")
-public class ObjlogLifecycleProperties {
+public class ObjlogLifecycleProperties implements InitializingBean {
 
   /**
    * Whether this instance runs the lifecycle schedule: it requests retention from the streams'
@@ -50,6 +52,47 @@ public class ObjlogLifecycleProperties {
 
   /** Partitions reclaimed or scrubbed at once. */
   private int maxConcurrentPartitions = 8;
+
+  /**
+   * Checks the values at startup.
+   *
+   * @throws ObjlogConfigurationException naming the first property to change
+   */
+  @Override
+  public void afterPropertiesSet() {
+    positive("interval", interval, "such as 1m");
+    if (deleteDelay.isNegative()) {
+      throw new ObjlogConfigurationException("objlog.lifecycle.delete-delay", "the delete delay " + deleteDelay
+          + " is negative.", "Set objlog.lifecycle.delete-delay to 0 or more; 24h (the default) gives readers a day.");
+    }
+    positive("scrub-interval", scrubInterval, "such as 1h");
+    positive("max-pass-duration", maxPassDuration, "such as 20s");
+    atLeastOne("max-objects-per-run", maxObjectsPerRun);
+    atLeastOne("max-deletes-per-run", maxDeletesPerRun);
+    atLeastOne("max-concurrent-partitions", maxConcurrentPartitions);
+    if (maxDeleteSize.toBytes() < 1) {
+      throw new ObjlogConfigurationException("objlog.lifecycle.max-delete-size", "the size " + maxDeleteSize
+          + " is not positive.", "Set objlog.lifecycle.max-delete-size to a positive size such as 1GB.");
+    }
+    if (!(deleteRate >= 0) || Double.isInfinite(deleteRate)) {
+      throw new ObjlogConfigurationException("objlog.lifecycle.delete-rate", "the delete rate " + deleteRate
+          + " is not a finite number of 0 or more.", "Set objlog.lifecycle.delete-rate to deletes per second, or 0 for no limit.");
+    }
+  }
+
+  private static void positive(String name, Duration value, String example) {
+    if (value.isNegative() || value.isZero()) {
+      throw new ObjlogConfigurationException("objlog.lifecycle." + name, "the duration " + value + " is not positive.",
+          "Set objlog.lifecycle." + name + " to a positive duration " + example + ".");
+    }
+  }
+
+  private static void atLeastOne(String name, int value) {
+    if (value < 1) {
+      throw new ObjlogConfigurationException("objlog.lifecycle." + name, "the value " + value + " is below 1.",
+          "Set objlog.lifecycle." + name + " to 1 or more.");
+    }
+  }
 
   public boolean isEnabled() {
     return enabled;
