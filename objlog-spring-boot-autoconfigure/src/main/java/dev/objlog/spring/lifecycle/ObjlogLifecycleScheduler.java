@@ -164,7 +164,14 @@ public class ObjlogLifecycleScheduler implements SmartLifecycle {
         Thread.currentThread().interrupt();
       }
     }
-    if (runLock.tryLock()) {
+    // A manual runNow() may still hold the lock: wait for it as long as for a scheduled run.
+    boolean locked = false;
+    try {
+      locked = runLock.tryLock(properties.getMaxPassDuration().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (locked) {
       try {
         schedulers.values().forEach(Scheduler::close);
         schedulers.clear();
