@@ -1,8 +1,13 @@
 package dev.objlog.sample;
 
+import dev.objlog.LsnExpiredException;
 import dev.objlog.PartitionHead;
+import dev.objlog.RetentionRequest;
+import dev.objlog.RetentionResult;
+import dev.objlog.lifecycle.ReclaimResult;
 import dev.objlog.read.Cursor;
 import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.read.Freshness;
 import dev.objlog.read.LogReader;
 import dev.objlog.read.PartitionReader;
 import dev.objlog.read.ReadRecord;
@@ -14,6 +19,8 @@ import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.SendResult;
+import dev.objlog.spring.lifecycle.ObjlogLifecycleProperties;
+import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import dev.objlog.store.ObjectStore;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -32,7 +39,8 @@ import org.springframework.stereotype.Component;
 /**
  * The narrated demo: writes through the {@link ObjlogTemplate}, reads by LSN, by timestamp and
  * exactly, resumes a cursor from its checkpoint, tails a partition while another thread appends,
- * and prints what the bucket holds after each phase. Runs once at startup unless {@code
+ * trims it with retention and reclaims the trimmed objects after the (short, in the sample) delete
+ * delay, and prints what the bucket holds after each phase. Runs once at startup unless {@code
  * objlog.demo.enabled=false}.
  */
 @Component
@@ -40,19 +48,27 @@ import org.springframework.stereotype.Component;
 class ObjlogDemo implements ApplicationRunner {
   static final String SUMMARY_TITLE = "== objlog demo summary ==";
 
+  /** Longest delete delay the reclaim phase waits out. */
+  private static final Duration MAX_DEMO_DELETE_DELAY = Duration.ofSeconds(10);
+
   /** The value the write phase sends, as JSON through the application's JsonMapper. */
   record DemoOrder(int order, String customer, long amountCents) {}
 
   private final ObjlogStreams streams;
   private final ObjlogTemplate template;
+  private final ObjlogMaintenance maintenance;
+  private final Duration deleteDelay;
   private final DemoProperties demo;
   private final String prefix;
   private final PrintStream out = System.out;
   private final Map<String, BucketSummary> phases = new LinkedHashMap<>();
 
-  ObjlogDemo(ObjlogStreams streams, ObjlogTemplate template, DemoProperties demo, ObjlogProperties properties) {
+  ObjlogDemo(ObjlogStreams streams, ObjlogTemplate template, ObjlogMaintenance maintenance, DemoProperties demo,
+      ObjlogProperties properties, ObjlogLifecycleProperties lifecycle) {
     this.streams = streams;
     this.template = template;
+    this.maintenance = maintenance;
+    this.deleteDelay = lifecycle.getDeleteDelay();
     this.demo = demo;
     this.prefix = properties.getStore().getPrefix();
   }
@@ -160,23 +176,62 @@ class ObjlogDemo implements ApplicationRunner {
     say("tailed %d of %d records", received, count);
     phase("after tail");
 
-    // 7. Retention and reclaim.
-    title("7. Retention and reclaim");
-    say("not in this build: Objlog.requestRetention and the Reclaimer are still being built. This phase will"
-        + " request retention below the middle LSN, run reclaim, and show the bucket shrinking.");
+    // 7. Retention: request, apply through the template's writer, reads below the floor fail.
+    long cut = from + count / 2;
+    title("7. Retention: partition %d keeps records from LSN %d on (request, then the writer applies it)", tailed, cut);
+    RetentionRequest request = maintenance.requestRetention(name, tailed, cut);
+    say("requested: policy version %d, before LSN %d (%s); nothing is unreadable yet", request.policyVersion(),
+        request.beforeLsn(), request.outcome());
+    RetentionResult applied = maintenance.applyRetention(name, tailed)
+        .orElseThrow(() -> new IllegalStateException("this instance has no open writer of partition " + tailed));
+    say("applied by this instance's writer: records below LSN %d are no longer readable (retention trims whole"
+        + " segments)", applied.oldestLsn());
+    long firstOfPartition = byPartition.containsKey(tailed) ? byPartition.get(tailed).get(0).lsn() : from;
+    try {
+      reader.partition(tailed).read(firstOfPartition, 1, Freshness.LATEST);
+      say("reading LSN %d still worked (it is in the floor's segment)", firstOfPartition);
+    } catch (LsnExpiredException e) {
+      say("reading LSN %d: LsnExpiredException (oldest %d, next %d): a reader restarts from the oldest LSN",
+          e.requestedLsn(), e.oldestLsn(), e.nextLsn());
+    }
+    phase("after retention");
+
+    // 8. Reclaim: after the delete delay, the trimmed objects go.
+    title("8. Reclaim partition %d: a pass notes the new floor, a pass after the delete delay (%s) deletes below it",
+        tailed, deleteDelay);
+    long deletedObjects = 0;
+    long deletedBytes = 0;
+    if (deleteDelay.compareTo(MAX_DEMO_DELETE_DELAY) > 0) {
+      say("skipped: objlog.lifecycle.delete-delay is %s; the sample sets it short to show deletion", deleteDelay);
+    } else {
+      for (int pass = 1; pass <= 6; pass++) {
+        ReclaimResult r = maintenance.reclaim(name, tailed);
+        deletedObjects += r.deletedObjects();
+        deletedBytes += r.deletedBytes();
+        say("reclaim pass %d: safe floor %d, deleted %d objects (%d bytes)%s", pass, r.safeFloorLsn(),
+            r.deletedObjects(), r.deletedBytes(), r.hasMore() ? ", more to do" : "");
+        if (!r.hasMore() && Long.compareUnsigned(r.safeFloorLsn(), applied.oldestLsn()) >= 0) {
+          break;
+        }
+        if (!r.hasMore()) {
+          sleep(deleteDelay.toMillis() + 100);
+        }
+      }
+    }
+    say("reclaimed %d objects, %d bytes", deletedObjects, deletedBytes);
+    phase("after reclaim");
 
     // Summary.
     out.println();
     out.println(SUMMARY_TITLE);
-    out.printf("%-14s %10s %14s %12s %14s%n", "phase", "objects", "bytes", "+objects", "+bytes");
+    out.printf("%-16s %10s %14s %12s %14s%n", "phase", "objects", "bytes", "+objects", "+bytes");
     BucketSummary previous = null;
     for (Map.Entry<String, BucketSummary> e : phases.entrySet()) {
       BucketSummary s = e.getValue();
       BucketSummary delta = previous == null ? new BucketSummary(0, 0) : s.minus(previous);
-      out.printf("%-14s %10d %14d %12d %14d%n", e.getKey(), s.objects(), s.bytes(), delta.objects(), delta.bytes());
+      out.printf("%-16s %10d %14d %12d %14d%n", e.getKey(), s.objects(), s.bytes(), delta.objects(), delta.bytes());
       previous = s;
     }
-    out.printf("%-14s %s%n", "retention", "(not in this build)");
     long readable = 0;
     StringBuilder ranges = new StringBuilder();
     for (int q = 0; q < stream.partitions(); q++) {

@@ -42,12 +42,32 @@ class SampleApplicationTests {
         .contains("checkpoint: {\"version\":1,\"stream_id\":\"sample/demo\",\"partition\":")
         .contains("resumed cursor read LSN 5..9")
         .contains("tailed 20 of 20 records")
-        .contains("-- 7. Retention and reclaim")
+        .contains("-- 7. Retention: partition")
+        .contains("requested: policy version 1, before LSN")
+        .contains("applied by this instance's writer: records below LSN")
+        .containsPattern("reading LSN \\d+: LsnExpiredException \\(oldest [1-9]\\d*, next")
+        .contains("-- 8. Reclaim partition")
+        .containsPattern("reclaimed [1-9]\\d* objects, [1-9]\\d* bytes")
         .contains(ObjlogDemo.SUMMARY_TITLE)
         .contains("records written this run: 220")
-        .contains("records readable in stream 'demo': 220 (p0 [0, ");
+        .containsPattern("records readable in stream 'demo': (\\d+) \\(.*p\\d \\[[1-9]\\d*, ");
     String summary = output.getOut().substring(output.getOut().indexOf(ObjlogDemo.SUMMARY_TITLE));
     assertThat(summary).containsPattern("after write\\s+\\d+\\s+\\d+\\s+[1-9]\\d*\\s+[1-9]\\d*");
+    // Retention deletes nothing; reclaim shrinks the bucket.
+    assertThat(summary).containsPattern("after retention\\s+\\d+\\s+\\d+\\s+[0-9]\\d*\\s+");
+    assertThat(summary).containsPattern("after reclaim\\s+\\d+\\s+\\d+\\s+-[1-9]\\d*\\s+-[1-9]\\d*");
+  }
+
+  @Test
+  void writeOperationsAreNotAvailableWithDefaultAccess() {
+    HttpHeaders json = new HttpHeaders();
+    json.setContentType(MediaType.APPLICATION_JSON);
+    ResponseEntity<Map> reclaim = http.postForEntity("/actuator/objlog/demo/0/reclaim", new HttpEntity<>("{}", json),
+        Map.class);
+    assertThat(reclaim.getStatusCode().value()).isIn(404, 405);
+    ResponseEntity<Map> retention = http.postForEntity("/actuator/objlog/demo/0/retention",
+        new HttpEntity<>("{\"beforeLsn\":1}", json), Map.class);
+    assertThat(retention.getStatusCode().value()).isIn(404, 405);
   }
 
   @Test

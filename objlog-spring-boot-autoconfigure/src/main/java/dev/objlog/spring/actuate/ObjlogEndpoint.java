@@ -2,10 +2,15 @@ package dev.objlog.spring.actuate;
 
 import dev.objlog.Objlog;
 import dev.objlog.PartitionHead;
+import dev.objlog.RetentionRegressionException;
+import dev.objlog.RetentionRequest;
+import dev.objlog.RetentionResult;
 import dev.objlog.SegmentRef;
 import dev.objlog.WriterState;
 import dev.objlog.format.key.KeyPrefixes;
 import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.lifecycle.LeaseHeldException;
+import dev.objlog.lifecycle.ReclaimResult;
 import dev.objlog.read.Freshness;
 import dev.objlog.spring.core.LocalWriterStatus;
 import dev.objlog.spring.core.ObjlogStream;
@@ -13,6 +18,7 @@ import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
+import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import dev.objlog.store.ListPage;
 import dev.objlog.store.ObjectMetadata;
 import java.math.BigInteger;
@@ -24,15 +30,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * The {@code objlog} actuator endpoint, read-only.
+ * The {@code objlog} actuator endpoint: read operations, and write operations that need raised access.
  *
  * <ul>
  *   <li>{@code GET /actuator/objlog}: the store, and every configured stream by name with its
@@ -46,10 +54,31 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * <p>Each request refreshes the heads it shows (one conditional GET per partition, no body when
  * unchanged). The folder listing of the detail view lists at most {@value #MAX_LISTED} keys.
  *
+ * <p>Write operations, available only when the endpoint's access is raised ({@code
+ * management.endpoint.objlog.access=unrestricted}; the default is read-only):
+ *
+ * <ul>
+ *   <li>{@code POST /actuator/objlog/{streamName}/{partition}/retention} with {@code {"beforeLsn":
+ *       N}}: requests retention below N (policy version = the previous one plus one) and, when this
+ *       instance's writer of the partition is open, applies it at once.
+ *   <li>{@code POST /actuator/objlog/{streamName}/{partition}/reclaim} (or {@code .../scrub}): runs
+ *       one reclaim (scrub) pass now, with {@code objlog.lifecycle.*}'s delete delay and budgets,
+ *       and returns its result.
+ * </ul>
+ *
  * <p>Thread-safety: safe for concurrent use.
  */
 @Endpoint(id = "objlog", defaultAccess = Access.READ_ONLY)
 public class ObjlogEndpoint {
+  /** The write operation's action that requests (and, when written here, applies) retention. */
+  public static final String RETENTION = "retention";
+
+  /** The write operation's action that runs one reclaim pass. */
+  public static final String RECLAIM = "reclaim";
+
+  /** The write operation's action that runs one scrub pass. */
+  public static final String SCRUB = "scrub";
+
   /** Most segment-folder keys one detail request lists. */
   public static final int MAX_LISTED = 10_000;
 
@@ -59,16 +88,117 @@ public class ObjlogEndpoint {
   private final @Nullable ObjlogTemplate template;
   private final StoreActivity activity;
   private volatile @Nullable ObjlogListenerEndpointRegistry listeners;
+  private final @Nullable ObjlogMaintenance maintenance;
 
   /**
+   * An endpoint without write operations' backing: they answer 400.
+   *
    * @param streams the configured streams
    * @param template the template whose writers are reported, or null
    * @param activity records the outcome of the head reads
    */
   public ObjlogEndpoint(ObjlogStreams streams, @Nullable ObjlogTemplate template, StoreActivity activity) {
+    this(streams, template, activity, null);
+  }
+
+  /**
+   * @param streams the configured streams
+   * @param template the template whose writers are reported, or null
+   * @param activity records the outcome of the head reads
+   * @param maintenance runs the write operations, or null for none
+   */
+  public ObjlogEndpoint(ObjlogStreams streams, @Nullable ObjlogTemplate template, StoreActivity activity,
+      @Nullable ObjlogMaintenance maintenance) {
     this.streams = Objects.requireNonNull(streams, "streams");
     this.template = template;
     this.activity = Objects.requireNonNull(activity, "activity");
+    this.maintenance = maintenance;
+  }
+
+  /**
+   * Requests retention ({@value #RETENTION}, with {@code beforeLsn}) or runs a reclaim ({@value
+   * #RECLAIM}) or scrub ({@value #SCRUB}) pass of one partition now.
+   *
+   * @return what was done
+   * @throws InvalidEndpointRequestException (400) for an unknown stream, partition or action, a
+   *     missing or negative {@code beforeLsn}, a request below the pending one, or a reclaim lease
+   *     held elsewhere
+   */
+  @WriteOperation
+  public Map<String, Object> maintain(@Selector String streamName, @Selector int partition,
+      @Selector String action, @Nullable Long beforeLsn) {
+    ObjlogStream stream = streams.find(streamName).orElse(null);
+    if (stream == null || partition < 0 || partition >= stream.partitions()) {
+      throw new InvalidEndpointRequestException("no partition " + partition + " of a stream named '" + streamName
+          + "'", "unknown stream or partition");
+    }
+    ObjlogMaintenance ops = maintenance;
+    if (ops == null) {
+      throw new InvalidEndpointRequestException("objlog maintenance is not available in this application",
+          "no ObjlogMaintenance bean");
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("stream", stream.name());
+    body.put("partition", partition);
+    body.put("action", action);
+    try {
+      switch (action) {
+        case RETENTION -> {
+          if (beforeLsn == null || beforeLsn < 0) {
+            throw new InvalidEndpointRequestException("retention needs a non-negative beforeLsn in the body, was "
+                + beforeLsn, "beforeLsn missing or negative");
+          }
+          RetentionRequest request = ops.requestRetention(stream.name(), partition, beforeLsn);
+          Map<String, Object> requested = new LinkedHashMap<>();
+          requested.put("policyVersion", u64(request.policyVersion()));
+          requested.put("beforeLsn", u64(request.beforeLsn()));
+          requested.put("requestedBeforeLsn", u64(request.requestedBeforeLsn()));
+          requested.put("outcome", request.outcome().name());
+          body.put("request", requested);
+          Optional<RetentionResult> applied = ops.applyRetention(stream.name(), partition);
+          if (applied.isPresent()) {
+            RetentionResult r = applied.get();
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("applied", r.applied());
+            result.put("policyVersion", u64(r.policyVersion()));
+            result.put("requestedLsn", u64(r.requestedLsn()));
+            result.put("oldestLsn", u64(r.oldestLsn()));
+            body.put("applied", result);
+          } else {
+            body.put("applied", null); // no open writer here: the partition's writer applies it
+          }
+        }
+        case RECLAIM, SCRUB -> {
+          ReclaimResult r = action.equals(RECLAIM) ? ops.reclaim(stream.name(), partition)
+              : ops.scrub(stream.name(), partition);
+          body.put("result", reclaimResult(r));
+        }
+        default -> throw new InvalidEndpointRequestException("unknown action '" + action + "'; use " + RETENTION
+            + ", " + RECLAIM + " or " + SCRUB, "unknown action");
+      }
+    } catch (RetentionRegressionException | LeaseHeldException e) {
+      throw new InvalidEndpointRequestException(e.getMessage(), e.getClass().getSimpleName());
+    }
+    return body;
+  }
+
+  /** A reclaim or scrub result as the endpoint shows it. */
+  public static Map<String, Object> reclaimResult(ReclaimResult r) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("operation", r.operation().name());
+    details.put("partition", r.partition());
+    details.put("safeFloorLsn", u64(r.safeFloorLsn()));
+    details.put("reclaimedThroughLsn", u64(r.reclaimedThroughLsn()));
+    details.put("scannedObjects", r.scannedObjects());
+    details.put("candidateObjects", r.candidateObjects());
+    details.put("deletedObjects", r.deletedObjects());
+    details.put("deletedBytes", r.deletedBytes());
+    details.put("invalidObjects", r.invalidObjects());
+    details.put("quarantinedObjects", r.quarantinedObjects());
+    details.put("pendingQuarantine", r.pendingQuarantine());
+    details.put("hasMore", r.hasMore());
+    details.put("dryRun", r.dryRun());
+    return details;
   }
 
   /** Adds the listeners of {@code registry} to the output and enables their write operation. */

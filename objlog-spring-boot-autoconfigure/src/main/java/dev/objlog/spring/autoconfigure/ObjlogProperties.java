@@ -5,7 +5,9 @@ import dev.objlog.format.key.StreamIds;
 import dev.objlog.read.ReaderOptions;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
@@ -456,6 +458,12 @@ public class ObjlogProperties implements InitializingBean {
     /** How this instance writes the stream through the ObjlogTemplate. */
     private final Writer writer = new Writer();
 
+    /**
+     * How much of the stream's history to keep; the lifecycle schedule (objlog.lifecycle.enabled)
+     * turns it into retention requests.
+     */
+    private final Retention retention = new Retention();
+
     public @Nullable String getStreamId() {
       return streamId;
     }
@@ -474,6 +482,72 @@ public class ObjlogProperties implements InitializingBean {
 
     public Writer getWriter() {
       return writer;
+    }
+
+    public Retention getRetention() {
+      return retention;
+    }
+  }
+
+  /**
+   * Retention policy of one stream, applied per partition by the lifecycle schedule. Without
+   * max-age and max-records the stream keeps everything. With both, a record goes only when both
+   * allow it (the policy that keeps more wins). Retention trims whole segments, so a few records
+   * beyond a limit may stay readable.
+   */
+  public static class Retention {
+
+    /** Keep records at least this recent; older ones may be trimmed. Unset: no age limit. */
+    private @Nullable Duration maxAge;
+
+    /** Keep at most about this many newest records per partition. Unset: no count limit. */
+    private @Nullable Long maxRecords;
+
+    /**
+     * Listener groups whose unconsumed records retention never trims. Takes effect once a
+     * ConsumerRetentionGate bean exists (the @ObjlogListener support provides it); until then it
+     * is ignored with a warning.
+     */
+    private List<String> consumerGroups = new ArrayList<>();
+
+    /** Never trim records that the partition's newest snapshot marker does not cover. */
+    private boolean snapshotGate;
+
+    public @Nullable Duration getMaxAge() {
+      return maxAge;
+    }
+
+    public void setMaxAge(@Nullable Duration maxAge) {
+      this.maxAge = maxAge;
+    }
+
+    public @Nullable Long getMaxRecords() {
+      return maxRecords;
+    }
+
+    public void setMaxRecords(@Nullable Long maxRecords) {
+      this.maxRecords = maxRecords;
+    }
+
+    public List<String> getConsumerGroups() {
+      return consumerGroups;
+    }
+
+    public void setConsumerGroups(List<String> consumerGroups) {
+      this.consumerGroups = consumerGroups;
+    }
+
+    public boolean isSnapshotGate() {
+      return snapshotGate;
+    }
+
+    public void setSnapshotGate(boolean snapshotGate) {
+      this.snapshotGate = snapshotGate;
+    }
+
+    /** Whether a limit is set, so that the lifecycle schedule requests retention. */
+    public boolean hasLimit() {
+      return maxAge != null || maxRecords != null;
     }
   }
 

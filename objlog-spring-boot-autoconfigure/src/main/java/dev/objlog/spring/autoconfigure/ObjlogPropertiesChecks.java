@@ -58,6 +58,7 @@ final class ObjlogPropertiesChecks {
                 + "; it must stay the same for the life of the stream.");
       }
       checkWriter(property + ".writer", stream.getWriter(), partitions);
+      checkRetention(property + ".retention", stream.getRetention());
       String other = nameById.putIfAbsent(id, name);
       if (other != null) {
         throw new ObjlogConfigurationException(
@@ -66,6 +67,25 @@ final class ObjlogPropertiesChecks {
                 + "\"; two names for one stream would fence each other's writers.",
             "Give each of objlog.streams." + other + " and " + property
                 + " its own stream-id, or remove one of them.");
+      }
+    }
+  }
+
+  private static void checkRetention(String property, ObjlogProperties.Retention retention) {
+    if (retention.getMaxAge() != null && (retention.getMaxAge().isNegative() || retention.getMaxAge().isZero())) {
+      throw new ObjlogConfigurationException(property + ".max-age",
+          "the maximum age " + retention.getMaxAge() + " is not positive.",
+          "Set " + property + ".max-age to a positive duration such as 7d, or remove it to keep records of any age.");
+    }
+    if (retention.getMaxRecords() != null && retention.getMaxRecords() < 0) {
+      throw new ObjlogConfigurationException(property + ".max-records",
+          "the maximum record count " + retention.getMaxRecords() + " is negative.",
+          "Set " + property + ".max-records to 0 or more, or remove it to keep any number of records.");
+    }
+    for (String group : retention.getConsumerGroups()) {
+      if (group == null || group.isBlank()) {
+        throw new ObjlogConfigurationException(property + ".consumer-groups",
+            "a consumer group name is empty.", "Remove the empty entry from " + property + ".consumer-groups.");
       }
     }
   }

@@ -6,6 +6,7 @@ import dev.objlog.InvalidArgumentException;
 import dev.objlog.LogRecord;
 import dev.objlog.ObjlogException;
 import dev.objlog.PartitionWriter;
+import dev.objlog.RetentionResult;
 import dev.objlog.SegmentRef;
 import dev.objlog.StaleWriterException;
 import dev.objlog.WriterClosedException;
@@ -253,6 +254,42 @@ public class ObjlogTemplate implements AutoCloseable {
           null, 0, null);
     }
     return slot.status();
+  }
+
+  /**
+   * Applies the partition's pending retention request ({@code Objlog.requestRetention}) through
+   * this instance's writer of it, if that writer is open and working. Retention is applied only
+   * under the writer's fence, so a partition whose writer is not open here (not written by this
+   * instance, not sent to yet, failed or closed) is left alone: empty is returned and the request
+   * waits for its writer.
+   *
+   * @return the outcome, or empty when this instance has no working writer of the partition
+   * @throws UnknownStreamException, InvalidArgumentException for an unknown stream or partition
+   * @throws ObjlogException what the writer's apply threw ({@link
+   *     dev.objlog.CommitIndeterminateException}: the next call settles it; {@link
+   *     StaleWriterException}: another writer took the partition over)
+   */
+  public Optional<RetentionResult> applyRetention(String streamName, int partition) {
+    ObjlogStream stream = streams.stream(streamName);
+    if (partition < 0 || partition >= stream.partitions()) {
+      throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
+          + ", not " + partition);
+    }
+    Slot slot = slots.get(streamName)[partition];
+    PartitionWriter writer = slot == null ? null : slot.writer;
+    if (closed || writer == null || writer.failure().isPresent() || writer.state().closed()) {
+      return Optional.empty();
+    }
+    try {
+      RetentionResult result = writer.applyRetention();
+      activity.success();
+      return Optional.of(result);
+    } catch (WriterClosedException e) {
+      return Optional.empty(); // it failed or closed since the check: nothing applied here
+    } catch (ObjlogException e) {
+      activity.failure(e);
+      throw e;
+    }
   }
 
   /** The status of every partition this instance writes, opened or not. */

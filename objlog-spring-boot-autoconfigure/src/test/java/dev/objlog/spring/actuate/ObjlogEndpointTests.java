@@ -1,17 +1,21 @@
 package dev.objlog.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.objlog.ObjlogOptions;
 import dev.objlog.WriterOptions;
 import dev.objlog.read.ReaderOptions;
 import dev.objlog.spring.core.DefaultRecordValueConverter;
+import dev.objlog.spring.core.MutableClock;
 import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.spring.core.StreamWriterSettings;
+import dev.objlog.spring.lifecycle.ObjlogLifecycleProperties;
+import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import dev.objlog.store.memory.MemoryObjectStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -94,6 +99,54 @@ class ObjlogEndpointTests {
     assertThat(endpoint.partition("payments", 0)).isNull();
     assertThat(endpoint.partition("orders", 3)).isNull();
     assertThat(endpoint.partition("orders", -1)).isNull();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void writeOperationsRequestAndApplyRetentionAndReclaim() throws Exception {
+    MutableClock clock = new MutableClock(System.currentTimeMillis());
+    ObjlogLifecycleProperties properties = new ObjlogLifecycleProperties();
+    properties.setDeleteDelay(Duration.ofMinutes(10));
+    try (ObjlogMaintenance maintenance = new ObjlogMaintenance(streams, template, properties, clock)) {
+      ObjlogEndpoint writable = new ObjlogEndpoint(streams, template, activity, maintenance);
+      for (int i = 0; i < 6; i++) {
+        template.send("orders", 1, "r" + i).get(30, TimeUnit.SECONDS);
+      }
+      Map<String, Object> body = writable.maintain("orders", 1, ObjlogEndpoint.RETENTION, 4L);
+      assertThat((Map<String, Object>) body.get("request")).containsEntry("policyVersion", 1L)
+          .containsEntry("beforeLsn", 4L).containsEntry("outcome", "CREATED");
+      Map<String, Object> applied = (Map<String, Object>) body.get("applied");
+      assertThat(applied).containsEntry("applied", true).containsEntry("policyVersion", 1L);
+      assertThat(((Number) applied.get("oldestLsn")).longValue()).isBetween(1L, 4L);
+      // The next request gets the next version.
+      assertThat((Map<String, Object>) writable.maintain("orders", 1, ObjlogEndpoint.RETENTION, 5L).get("request"))
+          .containsEntry("policyVersion", 2L);
+      // Partition 2 is not written here: requested, not applied.
+      assertThat(writable.maintain("orders", 2, ObjlogEndpoint.RETENTION, 0L)).containsEntry("applied", null);
+
+      Map<String, Object> first = (Map<String, Object>) writable.maintain("orders", 1, ObjlogEndpoint.RECLAIM, null)
+          .get("result");
+      assertThat(first).containsEntry("operation", "RECLAIM").containsEntry("deletedObjects", 0L);
+      clock.advance(Duration.ofMinutes(11).toMillis());
+      Map<String, Object> second = (Map<String, Object>) writable.maintain("orders", 1, ObjlogEndpoint.RECLAIM, null)
+          .get("result");
+      assertThat((Long) second.get("deletedObjects")).isPositive();
+      assertThat((Map<String, Object>) writable.maintain("orders", 1, ObjlogEndpoint.SCRUB, null).get("result"))
+          .containsEntry("operation", "SCRUB");
+
+      assertThatThrownBy(() -> writable.maintain("payments", 0, ObjlogEndpoint.RECLAIM, null))
+          .isInstanceOf(InvalidEndpointRequestException.class);
+      assertThatThrownBy(() -> writable.maintain("orders", 3, ObjlogEndpoint.RECLAIM, null))
+          .isInstanceOf(InvalidEndpointRequestException.class);
+      assertThatThrownBy(() -> writable.maintain("orders", 1, "compact", null))
+          .isInstanceOf(InvalidEndpointRequestException.class);
+      assertThatThrownBy(() -> writable.maintain("orders", 1, ObjlogEndpoint.RETENTION, null))
+          .isInstanceOf(InvalidEndpointRequestException.class);
+      assertThatThrownBy(() -> writable.maintain("orders", 1, ObjlogEndpoint.RETENTION, 2L))
+          .isInstanceOf(InvalidEndpointRequestException.class).hasMessageContaining("2");
+    }
+    assertThatThrownBy(() -> endpoint.maintain("orders", 1, ObjlogEndpoint.RECLAIM, null))
+        .isInstanceOf(InvalidEndpointRequestException.class);
   }
 
   @Test

@@ -66,7 +66,8 @@ class ConfigurationMetadataTests {
     assertThat(streamProperties().keySet())
         .contains("stream-id", "partitions", "writer.partitions", "writer.reopen-after-fence-loss",
             "writer.batch.max-delay", "writer.backpressure.max-pending-size", "writer.adaptive-delay.enabled",
-            "writer.timeouts.catalog-publish");
+            "writer.timeouts.catalog-publish", "retention.max-age", "retention.max-records",
+            "retention.consumer-groups", "retention.snapshot-gate");
   }
 
   @Test
@@ -119,7 +120,7 @@ class ConfigurationMetadataTests {
   }
 
   private static String format(Object value) {
-    if (value == null) {
+    if (value == null || (value instanceof java.util.Collection<?> c && c.isEmpty())) {
       return "";
     }
     if (value instanceof Duration d) {

@@ -1,12 +1,14 @@
 package dev.objlog.spring.autoconfigure.actuate;
 
 import dev.objlog.spring.actuate.ObjlogEndpoint;
+import dev.objlog.spring.autoconfigure.lifecycle.ObjlogLifecycleAutoConfiguration;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.listener.ObjlogListenerAutoConfiguration;
 import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -17,10 +19,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the read-only {@code objlog} actuator endpoint ({@code /actuator/objlog});
- * it exists when exposed ({@code management.endpoints.web.exposure.include=objlog}).
+ * Auto-configuration of the {@code objlog} actuator endpoint ({@code /actuator/objlog}); it exists
+ * when exposed ({@code management.endpoints.web.exposure.include=objlog}). Its write operations
+ * (retention, reclaim) use the {@link ObjlogMaintenance} bean and need {@code
+ * management.endpoint.objlog.access=unrestricted}.
  */
-@AutoConfiguration(after = {ObjlogStreamsAutoConfiguration.class, ObjlogListenerAutoConfiguration.class})
+@AutoConfiguration(after = {ObjlogStreamsAutoConfiguration.class, ObjlogListenerAutoConfiguration.class,
+    ObjlogLifecycleAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
 @ConditionalOnBean(ObjlogStreams.class)
 public final class ObjlogEndpointAutoConfiguration {
@@ -29,8 +34,10 @@ public final class ObjlogEndpointAutoConfiguration {
   @ConditionalOnMissingBean
   @ConditionalOnAvailableEndpoint(ObjlogEndpoint.class)
   ObjlogEndpoint objlogEndpoint(ObjlogStreams streams, ObjectProvider<ObjlogTemplate> template,
-      ObjectProvider<StoreActivity> activity, ObjectProvider<ObjlogListenerEndpointRegistry> listeners) {
-    ObjlogEndpoint endpoint = new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new));
+      ObjectProvider<StoreActivity> activity, ObjectProvider<ObjlogMaintenance> maintenance,
+      ObjectProvider<ObjlogListenerEndpointRegistry> listeners) {
+    ObjlogEndpoint endpoint = new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new),
+        maintenance.getIfUnique());
     endpoint.setListenerRegistry(listeners.getIfUnique());
     return endpoint;
   }
