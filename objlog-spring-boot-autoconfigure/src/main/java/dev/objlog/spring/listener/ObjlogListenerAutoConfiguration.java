@@ -2,6 +2,7 @@ package dev.objlog.spring.listener;
 
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
 import dev.objlog.spring.core.ObjlogStreams;
+import dev.objlog.spring.lifecycle.ConsumerRetentionGate;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -62,6 +63,13 @@ public final class ObjlogListenerAutoConfiguration {
     observationRegistry.ifUnique(factory::setObservationRegistry);
     factory.setObservationConvention(observationConvention.getIfUnique());
     return factory;
+  }
+
+  /** Retention never trims past what the streams' configured consumer groups have checkpointed. */
+  @Bean
+  @ConditionalOnMissingBean(ConsumerRetentionGate.class)
+  CheckpointRetentionGate objlogConsumerRetentionGate(CheckpointRepository checkpoints) {
+    return new CheckpointRetentionGate(checkpoints);
   }
 
   /** With Jackson 3: payloads of other types are read as JSON with the application's JsonMapper. */
