@@ -2,7 +2,6 @@ package dev.objlog.format.catalog;
 
 import dev.objlog.InvalidArgumentException;
 import java.util.Arrays;
-import java.util.HexFormat;
 
 /**
  * A 32-byte SHA-256 identity as stored in catalog headers: the stream key and the data-root key.
@@ -10,17 +9,15 @@ import java.util.HexFormat;
  *
  * <p>Thread-safety: immutable; the bytes are copied in and out.
  */
-public final class Key256 {
+public final class Key256 extends FixedBytes {
   /** Number of bytes in the key. */
   public static final int SIZE = 32;
 
   /** The all-zero key (never valid in a stored object; useful as a placeholder in tests). */
   public static final Key256 ZERO = new Key256(new byte[SIZE]);
 
-  private final byte[] bytes;
-
   private Key256(byte[] bytes) {
-    this.bytes = bytes;
+    super(bytes);
   }
 
   /**
@@ -29,11 +26,7 @@ public final class Key256 {
    * @throws InvalidArgumentException if {@code bytes} is not exactly 32 bytes long
    */
   public static Key256 of(byte[] bytes) {
-    if (bytes.length != SIZE) {
-      throw new InvalidArgumentException(
-          "a 256-bit key needs exactly 32 bytes, got " + bytes.length);
-    }
-    return new Key256(bytes.clone());
+    return new Key256(exactCopy(bytes, SIZE, "a 256-bit key"));
   }
 
   /** Copies the 32 bytes at {@code offset} of {@code source}; the caller has checked the bounds. */
@@ -47,49 +40,6 @@ public final class Key256 {
    * @throws InvalidArgumentException if the text is not 64 lowercase hex digits
    */
   public static Key256 fromHex(String hex) {
-    if (hex.length() != 2 * SIZE || !Id128.isLowerHex(hex)) {
-      throw new InvalidArgumentException(
-          "a 256-bit key is written as 64 lowercase hex digits, got \"" + hex + "\"");
-    }
-    return new Key256(HexFormat.of().parseHex(hex));
-  }
-
-  /** A copy of the 32 bytes. */
-  public byte[] toBytes() {
-    return bytes.clone();
-  }
-
-  void writeTo(byte[] target, int offset) {
-    System.arraycopy(bytes, 0, target, offset, SIZE);
-  }
-
-  /** True for the all-zero key. */
-  public boolean isZero() {
-    for (byte b : bytes) {
-      if (b != 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** The 64 lowercase hex digits used in object keys. */
-  public String hex() {
-    return HexFormat.of().formatHex(bytes);
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof Key256 that && Arrays.equals(bytes, that.bytes);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(bytes);
-  }
-
-  @Override
-  public String toString() {
-    return hex();
+    return new Key256(parseLowerHex(hex, SIZE, "a 256-bit key"));
   }
 }
