@@ -1,9 +1,11 @@
 package dev.objlog.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.objlog.LogRecord;
 import dev.objlog.Objlog;
+import dev.objlog.StaleWriterException;
 import dev.objlog.PartitionWriter;
 import dev.objlog.store.ObjectStore;
 import java.util.HashMap;
@@ -70,6 +72,21 @@ abstract class FencingRaceContract {
       assertThat(c.unexpected).as("unexpected writer failures").isEmpty();
       acked.putAll(c.acknowledged);
       c.outcomes.forEach((k, v) -> outcomes.merge(k, v, Integer::sum));
+    }
+    // The race above may finish without a loser when the server is slow enough that one writer
+    // always completes before the other's takeover lands; this step always makes one, so every
+    // server proves the loser's path: its flush fails stale and nothing of it reaches the log.
+    try (Objlog first = Objlog.open(clients.get(0), stream);
+        Objlog second = Objlog.open(clients.get(1), stream)) {
+      // No batch trigger fires by itself: the record is cut only by the flush, after the takeover.
+      PartitionWriter loser = first.openWriter(0, dev.objlog.WriterOptions.builder()
+          .batch(java.time.Duration.ofHours(1), 64L << 20, 16_384).build());
+      loser.append(LogRecord.of(System.currentTimeMillis(),
+          LogChecker.value("loser", loser.state().committed().writerEpoch() + 1, 0)));
+      try (PartitionWriter winner = second.openWriter(0)) {
+        assertThatThrownBy(loser::flush).as("the superseded writer's flush").isInstanceOf(StaleWriterException.class);
+        outcomes.merge("stale", 1, Integer::sum);
+      }
     }
     ObjectStore checkerClient = newClient();
     try (Objlog log = Objlog.open(checkerClient, stream)) {
