@@ -64,8 +64,10 @@ public @interface ObjlogListener {
 
   /**
    * Consumer group: checkpoints are kept under the group instead of the id, so listeners (or
-   * instances) with the same group continue from the same position. Leases that split a group's
-   * partitions among instances are not implemented yet: assign partitions explicitly.
+   * instances) with the same group continue from the same position. A group shares checkpoints
+   * only; it does not divide partitions among instances, so give each instance distinct {@link
+   * #partitions()} (two instances on one partition conflict on the checkpoint save, and one of them
+   * stops that partition).
    */
   String group() default "";
 }
