@@ -128,7 +128,9 @@ final class DefaultPartitionReader implements PartitionReader {
     List<ReadRecord> out = new ArrayList<>(Math.min(limit, 256));
     long pos = startLsn;
     while (out.size() < limit && Long.compareUnsigned(pos, end) < 0) {
-      SegmentListing listing = catalog.listSegments(head, pos, LIST_PAGE);
+      // Every segment holds at least one record, so the records still wanted bound the segments
+      // needed: a point read lists one segment and never loads the leaf page after its own.
+      SegmentListing listing = catalog.listSegments(head, pos, Math.min(LIST_PAGE, limit - out.size()));
       if (listing.segments().isEmpty()) {
         throw new CorruptObjectException("catalog of partition " + Integer.toUnsignedString(partition)
             + " lists no segment at LSN " + Long.toUnsignedString(pos) + " below next LSN "

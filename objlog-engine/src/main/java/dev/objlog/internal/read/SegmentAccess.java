@@ -30,13 +30,22 @@ import org.jspecify.annotations.Nullable;
  * <p>A segment is always opened against the catalog's leaf entry: its key is derived from the
  * entry (base LSN, the entry's writer epoch, uuid), so the key's epoch is the entry's by
  * construction, and {@link SegmentReader#open} checks the trailer against every field of the
- * entry before any record is used. Opening costs two ranged GETs: the block index and trailer
- * together (they are adjacent at the end of the object, and the entry says where the index
+ * entry before any record is used. Opening a segment of at most {@link #WHOLE_OBJECT_BYTES} costs
+ * one GET of the whole object, which then also serves its blocks (a point read or a tailer's fresh
+ * segment pays one request, not three); a larger one costs two ranged GETs: the block index and
+ * trailer together (they are adjacent at the end of the object, and the entry says where the index
  * starts), then the 64-byte file preamble.
  *
  * <p>Thread-safety: safe for concurrent use; cached values are immutable.
  */
 final class SegmentAccess {
+  /**
+   * Segments up to this size are fetched whole when opened and kept with the opened segment. A
+   * store request costs a round trip and a fee whatever its size; at this size the transfer is
+   * small next to the two or three ranged requests (tail, preamble, block) it replaces.
+   */
+  static final long WHOLE_OBJECT_BYTES = 256 << 10;
+
   /** Bytes charged per cached record beyond its value and headers. */
   private static final int RECORD_OVERHEAD = 96;
 
@@ -50,10 +59,11 @@ final class SegmentAccess {
     this.blocks = ByteWeightedCache.create(blockCacheBytes, SegmentAccess::weigh);
   }
 
-  /** An opened segment and the key it was read from. */
-  record OpenSegment(String key, int partition, SegmentReader reader) {
+  /** An opened segment, the key it was read from, and the object bytes it keeps (0 or its size). */
+  record OpenSegment(String key, int partition, SegmentReader reader, long heldBytes) {
     int weight() {
-      return 512 + SegmentFormat.INDEX_ENTRY_SIZE * reader.blocks().size();
+      long index = (long) SegmentFormat.INDEX_ENTRY_SIZE * reader.blocks().size();
+      return (int) Math.min(Integer.MAX_VALUE, 512 + index + heldBytes);
     }
 
     int blockCount() {
@@ -76,9 +86,9 @@ final class SegmentAccess {
       TailBufferedReader reader = new TailBufferedReader(store, k, entry);
       SegmentReader opened = SegmentReader.open(
           reader, entry.sizeBytes(), SegmentReaderOptions.defaults().withExpected(expected));
-      reader.dropTail();
+      long held = reader.keepOrDrop();
       meters.segmentOpens.increment();
-      return new OpenSegment(k, keys.partition(), opened);
+      return new OpenSegment(k, keys.partition(), opened, held);
     });
   }
 
@@ -157,7 +167,8 @@ final class SegmentAccess {
   /**
    * Ranged reads of one segment object; the first read at or after the block index fetches the
    * whole tail ({@code [blockIndexOffset, size)}: index and trailer) in one request and serves the
-   * opening reads from it.
+   * opening reads from it. For a segment of at most {@link #WHOLE_OBJECT_BYTES} the "tail" is the
+   * whole object: it serves the preamble too, and later the blocks.
    */
   private static final class TailBufferedReader implements RangeReader {
     private final ObjectStore store;
@@ -173,7 +184,7 @@ final class SegmentAccess {
       this.size = entry.sizeBytes();
       long start = entry.blockIndexOffset();
       boolean plausible = Long.compareUnsigned(start, size) < 0 && size - start <= (64L << 20) + 4096;
-      this.tailStart = plausible ? start : Long.MAX_VALUE;
+      this.tailStart = Long.compareUnsigned(size, WHOLE_OBJECT_BYTES) <= 0 ? 0 : plausible ? start : Long.MAX_VALUE;
     }
 
     @Override
@@ -197,10 +208,18 @@ final class SegmentAccess {
       return store.getRange(key, offset, length);
     }
 
-    /** After opening: later reads (blocks) go to the store, and the tail buffer is released. */
-    void dropTail() {
+    /**
+     * After opening: a whole small object stays to serve the blocks (returns its size, to weigh
+     * the cache entry); otherwise later reads go to the store and the tail buffer is released.
+     */
+    long keepOrDrop() {
+      byte[] t = tail;
+      if (!tailUsed && tailStart == 0 && t != null) {
+        return t.length;
+      }
       tailUsed = true;
       tail = null;
+      return 0;
     }
   }
 }

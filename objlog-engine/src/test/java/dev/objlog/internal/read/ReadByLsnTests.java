@@ -5,16 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.objlog.Header;
 import dev.objlog.LsnExpiredException;
+import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.read.Freshness;
 import dev.objlog.read.LogReader;
 import dev.objlog.read.PartitionReader;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.read.ReadResult;
 import dev.objlog.read.ReaderOptions;
+import dev.objlog.store.memory.MemoryObjectStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -148,6 +151,36 @@ class ReadByLsnTests {
       }
       assertThat(p.fetch(20)).isEmpty();
       assertThat(p.fetch(-1L)).isEmpty();
+    }
+  }
+
+  @Test
+  void aColdFetchLoadsOnlyThePagesOnItsPathAndASmallSegmentInOneRequest() {
+    ObservedStore store = new ObservedStore(new MemoryObjectStore());
+    try (TestLog t = TestLog.open(store)) {
+      TestLog.Writer w = t.writer(7);
+      for (int i = 0; i < 7; i++) {
+        w.commitSegments(1, 6, 1_000 + 6L * i); // leaves of 2 segments: most LSNs are not at a leaf's start
+      }
+    }
+    for (long lsn : new long[] {0, 6, 13, 29, 41}) {
+      int pathGets;
+      try (TestLog cold = TestLog.open(store)) {
+        store.resetCounts();
+        PartitionCatalog catalog = cold.runtime.catalog(7);
+        assertThat(catalog.findSegment(catalog.loadHead().orElseThrow().head(), lsn)).isPresent();
+        pathGets = store.gets.get() + store.conditionalGets.get();
+      }
+      try (TestLog cold = TestLog.open(store)) {
+        store.resetCounts();
+        assertThat(cold.log.reader().partition(7).fetch(lsn)).hasValueSatisfying(r -> {
+          assertThat(r.lsn()).isEqualTo(lsn);
+          assertThat(r.valueAsString()).isEqualTo(TestLog.value(7, lsn));
+        });
+        assertThat(store.gets.get() + store.conditionalGets.get()).as("head and catalog pages, LSN " + lsn)
+            .isEqualTo(pathGets);
+        assertThat(store.rangeGets.get()).as("requests for the segment, LSN " + lsn).isEqualTo(1);
+      }
     }
   }
 
