@@ -107,7 +107,7 @@ public final class WriterThroughputPairedRatio {
   }
 
   /** Process CPU time in ns (all threads). */
-  private static long cpu() {
+  static long cpu() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
