@@ -10,8 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CI runs the harness with tiny sizes: every scenario must run and land in the results file, with
- * its charts. No timing is asserted; benchmarks are not tests. Everything runs in-process or in a
- * child JVM (P6's writer, P8's embedded KRaft broker): no Docker.
+ * its charts. No timing is asserted; benchmarks are not tests. No Docker: P6's writer is a child
+ * JVM, P8's KRaft broker is embedded in this one.
  */
 class HarnessSmokeTests {
 
