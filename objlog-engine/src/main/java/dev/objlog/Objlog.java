@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -36,14 +37,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Objlog implements AutoCloseable {
   private final LogRuntime runtime;
-  private final boolean ownsScheduler;
+  /** The store I/O pool when the log created its own threads (then it owns the scheduler too). */
+  private final @Nullable ExecutorService ownedStoreIo;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Set<LogReader> readers = ConcurrentHashMap.newKeySet();
   private volatile @Nullable LogReader defaultReader;
 
-  private Objlog(LogRuntime runtime, boolean ownsScheduler) {
+  private Objlog(LogRuntime runtime, @Nullable ExecutorService ownedStoreIo) {
     this.runtime = runtime;
-    this.ownsScheduler = ownsScheduler;
+    this.ownedStoreIo = ownedStoreIo;
   }
 
   /**
@@ -58,16 +60,31 @@ public final class Objlog implements AutoCloseable {
     Objects.requireNonNull(options, "options");
     String canonical = StreamIds.canonical(Objects.requireNonNull(streamId, "streamId"));
     ScheduledExecutorService scheduler = options.scheduler();
-    boolean owns = scheduler == null;
-    if (scheduler == null) {
-      scheduler = newScheduler(canonical);
+    if (scheduler != null) {
+      // a caller's scheduler runs everything, as it always did (simulations rely on that)
+      return new Objlog(new LogRuntime(store, canonical, options, scheduler), null);
     }
-    return new Objlog(new LogRuntime(store, canonical, options, scheduler), owns);
+    ExecutorService storeIo = newStoreIo(canonical);
+    return new Objlog(new LogRuntime(store, canonical, options, newScheduler(canonical), storeIo), storeIo);
   }
 
   /** {@link #open(ObjectStore, String, ObjlogOptions)} with default options. */
   public static Objlog open(ObjectStore store, String streamId) {
     return open(store, streamId, ObjlogOptions.defaults());
+  }
+
+  /**
+   * Threads for store requests that block (uploads, head swaps): as many as are in flight, so a
+   * store's latency never holds a scheduler thread that should be sealing blocks.
+   */
+  private static ExecutorService newStoreIo(String streamId) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newCachedThreadPool(r -> {
+      Thread t = Executors.defaultThreadFactory().newThread(r);
+      t.setName("objlog-" + streamId + "-io-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   private static ScheduledExecutorService newScheduler(String streamId) {
@@ -261,8 +278,10 @@ public final class Objlog implements AutoCloseable {
     for (LogReader reader : List.copyOf(readers)) {
       reader.close();
     }
-    if (ownsScheduler) {
+    ExecutorService storeIo = ownedStoreIo;
+    if (storeIo != null) {
       runtime.scheduler().shutdownNow();
+      storeIo.shutdownNow();
     }
   }
 }

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Tags;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -35,15 +36,27 @@ public final class LogRuntime {
   private final CatalogStore catalogStore;
   private final ObjlogOptions options;
   private final ScheduledExecutorService scheduler;
+  private final Executor storeIo;
   private final LocalCommitBus commitBus;
   private final Map<Integer, PartitionCatalog> catalogs = new ConcurrentHashMap<>();
 
+  /** A runtime whose blocking store requests run on {@code scheduler} too. */
   public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,
       ScheduledExecutorService scheduler) {
+    this(store, canonicalStreamId, options, scheduler, scheduler);
+  }
+
+  /**
+   * @param storeIo where writers run work that blocks on the store (segment uploads, head swaps),
+   *     so that a slow store does not hold the scheduler threads that seal blocks
+   */
+  public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,
+      ScheduledExecutorService scheduler, Executor storeIo) {
     this.store = store;
     this.streamId = canonicalStreamId;
     this.options = options;
     this.scheduler = scheduler;
+    this.storeIo = storeIo;
     this.prefixes = KeyPrefixes.resolve(options.prefix(), options.catalogPrefix(), options.segmentRootPrefix());
     this.streamKey = Key256.of(StreamIds.streamKey(canonicalStreamId));
     this.dataRootKey = Key256.of(prefixes.dataRootKey());
@@ -79,6 +92,11 @@ public final class LogRuntime {
 
   public ScheduledExecutorService scheduler() {
     return scheduler;
+  }
+
+  /** Where work that blocks on store requests runs (the scheduler, unless the log has its own pool). */
+  public Executor storeIo() {
+    return storeIo;
   }
 
   public MeterRegistry meters() {

@@ -92,8 +92,9 @@ import org.jspecify.annotations.Nullable;
  * built, the queue of cut segments in cut order, the committed head, and the terminal failure.
  * Each segment's upload state (sealed blocks, upload, drainer) is guarded by the segment's own
  * monitor, taken after the writer lock or alone, never the other way round. Background steps
- * (seal, drain, publish, batch-age timers) run on the sealing executor and the log's scheduler and
- * never wait for one another. A single publisher run is active at a time.
+ * (seal, drain, publish, batch-age timers) run on the sealing executor (seals; drains too when the
+ * caller supplied it), the log's store I/O threads (drains, publishes: they block on the store) and
+ * the scheduler (timers, backoffs), and never wait for one another. A single publisher run is active at a time.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
@@ -215,6 +216,7 @@ public final class WriterEngine implements PartitionWriter {
   private final Clock clock;
   private final ScheduledExecutorService scheduler;
   private final Executor sealExecutor;
+  private final Executor drainExecutor;
   private final SealPool sealPool;
   /**
    * Bytes of block content held by the pipeline: raw blocks waiting for or being sealed (64 +
@@ -262,6 +264,10 @@ public final class WriterEngine implements PartitionWriter {
     this.scheduler = runtime.scheduler();
     Executor seal = options.pipeline().sealExecutor();
     this.sealExecutor = seal != null ? seal : scheduler;
+    // Uploads and head swaps block on the store for a round trip or longer; on the log's store I/O
+    // threads they do not hold the scheduler threads that seal blocks. A caller's sealExecutor
+    // keeps draining uploads, as before.
+    this.drainExecutor = seal != null ? seal : runtime.storeIo();
     WriterOptions.Pipeline p = options.pipeline();
     this.sealPool = new SealPool(sealExecutor, SealPool.resolveParallelism(p.sealParallelism()), p.codec(),
         p.zstdLevel(), p.hashAlgorithm(), e -> fail(new WriterClosedException(
@@ -582,7 +588,7 @@ public final class WriterEngine implements PartitionWriter {
 
   private void startDrain(Segment s) {
     try {
-      sealExecutor.execute(() -> drain(s));
+      drainExecutor.execute(() -> drain(s));
     } catch (RejectedExecutionException e) {
       synchronized (s) {
         s.draining = false;
@@ -836,7 +842,7 @@ public final class WriterEngine implements PartitionWriter {
       lock.unlock();
     }
     try {
-      scheduler.execute(this::publishLoop);
+      runtime.storeIo().execute(this::publishLoop);
     } catch (RejectedExecutionException e) {
       fail(new WriterClosedException("writer: the scheduler refused to publish; was the log closed?"), "executor");
     }
