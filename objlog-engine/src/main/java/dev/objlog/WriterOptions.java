@@ -182,7 +182,7 @@ public record WriterOptions(
    * @param zstdLevel zstd level (default 3)
    * @param hashAlgorithm integrity hash of blocks, index and segment (default XXH64)
    * @param sealExecutor where blocks are sealed and segments uploaded; null means the log's
-   *     scheduler
+   *     scheduler for sealing and the log's store I/O threads for uploads (which block on the store)
    * @param sealParallelism how many blocks of this writer may be sealed at once (each seal holds a
    *     zstd context and up to two blocks of memory); 0 means min(2, available processors)
    */
