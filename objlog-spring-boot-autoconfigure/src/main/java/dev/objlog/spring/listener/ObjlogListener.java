@@ -63,11 +63,11 @@ public @interface ObjlogListener {
   String autoStartup() default "true";
 
   /**
-   * Consumer group: checkpoints are kept under the group instead of the id, so listeners (or
-   * instances) with the same group continue from the same position. A group shares checkpoints
-   * only; it does not divide partitions among instances, so give each instance distinct {@link
-   * #partitions()} (two instances on one partition conflict on the checkpoint save, and one of them
-   * stops that partition).
+   * Consumer group: checkpoints are kept under the group instead of the id, and the instances with
+   * the same group share the assigned partitions through leases in the checkpoint repository: each
+   * partition runs in one instance at a time, each instance takes about its fair share, and the
+   * partitions of an instance that stops (or cannot renew) move to the others, continuing from the
+   * stored checkpoint. Lease timing: {@code objlog.listener.group.*}; docs/LISTENERS.md, "Groups".
    */
   String group() default "";
 }

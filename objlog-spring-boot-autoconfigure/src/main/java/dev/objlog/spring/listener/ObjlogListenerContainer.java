@@ -14,6 +14,7 @@ import dev.objlog.read.Watch;
 import dev.objlog.read.WatchClosedException;
 import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.PartitionSet;
+import dev.objlog.spring.listener.checkpoint.CheckpointConflictException;
 import dev.objlog.spring.listener.checkpoint.CheckpointKey;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
@@ -50,6 +51,10 @@ import org.springframework.util.backoff.BackOffExecution;
  * <p>Delivery is at least once: a record is checkpointed only after the method returned for it
  * (or it was recovered), so a crash redelivers records processed since the last save.
  *
+ * <p>With a group, a {@link GroupMember} decides which assigned partitions run here: a partition
+ * runs only while this instance holds its lease, stops (without saving) at its lease deadline when
+ * renewals fail, and a checkpoint conflict hands the partition back instead of failing it.
+ *
  * <p>Thread-safety: lifecycle methods may be called from any thread; they are serialised.
  */
 public class ObjlogListenerContainer {
@@ -66,6 +71,16 @@ public class ObjlogListenerContainer {
   /** A snapshot of one partition consumer. */
   public record PartitionStatus(int partition, PartitionState state, long position, long checkpointed,
       long headNextLsn, long lagRecords, @Nullable Instant lastCheckpoint, @Nullable String failure) {}
+
+  /**
+   * A group listener's view of a partition's lease, as of its last lease tick.
+   *
+   * @param owner the instance id of the holder; null when nobody holds it (or not known yet)
+   * @param until when the lease expires unless renewed
+   * @param heldByThisInstance whether this container holds it
+   */
+  public record PartitionLease(int partition, @Nullable String owner, @Nullable Instant until,
+      boolean heldByThisInstance) {}
 
   /** Everything a container needs, resolved by the factory. */
   record Settings(
@@ -87,7 +102,8 @@ public class ObjlogListenerContainer {
       Clock clock,
       ListenerMetrics metrics,
       ObservationRegistry observationRegistry,
-      @Nullable ObjlogListenerObservationConvention observationConvention) {}
+      @Nullable ObjlogListenerObservationConvention observationConvention,
+      GroupMember.@Nullable Settings group) {}
 
   private final Settings settings;
   private final Object lock = new Object();
@@ -96,6 +112,7 @@ public class ObjlogListenerContainer {
   private volatile boolean running;
   private volatile boolean pauseRequested;
   private @Nullable Watch watch;
+  private volatile @Nullable GroupMember member;
 
   ObjlogListenerContainer(Settings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -138,16 +155,29 @@ public class ObjlogListenerContainer {
       watch = w;
       running = true;
       consumers.clear();
+      GroupMember.Settings group = settings.group();
+      if (group != null) {
+        GroupMember m = new GroupMember(group, getCheckpointOwner(), getStreamName(), partitions, settings.clock(),
+            new MemberPartitions(), "objlog-" + getListenerId() + "-leases");
+        member = m;
+        m.start();
+        return;
+      }
       for (int p : partitions) {
-        PartitionConsumer consumer = new PartitionConsumer(p, w);
-        consumers.put(p, consumer);
-        Thread thread = new Thread(consumer, "objlog-" + getListenerId() + "-" + p);
-        thread.setDaemon(true);
-        consumer.thread = thread;
-        settings.metrics().registerPartition(this, p);
-        thread.start();
+        startConsumer(p, Long.MAX_VALUE);
       }
     }
+  }
+
+  /** Starts a partition's thread; the caller holds the lock. */
+  private void startConsumer(int partition, long deadlineMs) {
+    PartitionConsumer consumer = new PartitionConsumer(partition, Objects.requireNonNull(watch), deadlineMs);
+    consumers.put(partition, consumer);
+    Thread thread = new Thread(consumer, "objlog-" + getListenerId() + "-" + partition);
+    thread.setDaemon(true);
+    consumer.thread = thread;
+    settings.metrics().registerPartition(this, partition);
+    thread.start();
   }
 
   /**
@@ -163,6 +193,12 @@ public class ObjlogListenerContainer {
       }
       running = false;
       lock.notifyAll();
+    }
+    GroupMember m = member;
+    if (m != null) {
+      m.close(); // no lease tick starts or stops partitions from here on
+    }
+    synchronized (lock) {
       for (PartitionConsumer c : consumers.values()) {
         if (c.thread != null && c.thread != Thread.currentThread()) {
           threads.add(c.thread);
@@ -178,6 +214,10 @@ public class ObjlogListenerContainer {
         Thread.currentThread().interrupt();
         break;
       }
+    }
+    if (m != null) {
+      m.releaseAll();
+      member = null;
     }
     synchronized (lock) {
       if (watch != null && !running) {
@@ -268,6 +308,29 @@ public class ObjlogListenerContainer {
     }
   }
 
+  /** The consumer group, or null when the listener has none (it then consumes every assigned partition). */
+  public @Nullable String getGroup() {
+    return settings.group() == null ? null : getCheckpointOwner();
+  }
+
+  /** This instance's id in its group (objlog.listener.instance-id), or null without a group. */
+  public @Nullable String getInstanceId() {
+    GroupMember.Settings group = settings.group();
+    return group == null ? null : group.instanceId();
+  }
+
+  /** Group listeners: what the last lease tick saw of each assigned partition's lease; empty otherwise. */
+  public List<PartitionLease> getPartitionLeases() {
+    GroupMember m = member;
+    return m == null ? List.of() : m.leaseStatuses();
+  }
+
+  /** Group listeners: the live members the last lease tick counted (this one included); 0 otherwise. */
+  public int getGroupMembers() {
+    GroupMember m = member;
+    return m == null ? 0 : m.members();
+  }
+
   @Override
   public String toString() {
     return "ObjlogListenerContainer[" + getListenerId() + " on " + getStreamName() + " " + settings.partitions() + "]";
@@ -293,10 +356,18 @@ public class ObjlogListenerContainer {
     private int unsavedCount;
     private boolean acknowledged;
     private long lastSaveNanos = System.nanoTime();
+    /** Group listeners: the local time the lease deadline falls at; never for others. */
+    volatile long deadlineMs;
+    /** False once the group member stops this partition. */
+    private volatile boolean active = true;
+    private volatile boolean saveOnStop = true;
+    /** Set when this consumer stopped because it no longer owns the partition. */
+    volatile boolean gaveUp;
 
-    PartitionConsumer(int partition, Watch watch) {
+    PartitionConsumer(int partition, Watch watch, long deadlineMs) {
       this.partition = partition;
       this.watch = watch;
+      this.deadlineMs = deadlineMs;
       this.key = CheckpointKey.of(getCheckpointOwner(), getStreamName(), partition);
     }
 
@@ -330,6 +401,25 @@ public class ObjlogListenerContainer {
       return Math.max(0, settings.clock().millis() - ts) / 1000.0;
     }
 
+    /** Whether this consumer may go on: the container runs, the partition is still its, the lease valid. */
+    boolean live() {
+      return running && active && leaseValid();
+    }
+
+    boolean leaseValid() {
+      return deadlineMs == Long.MAX_VALUE || settings.clock().millis() < deadlineMs;
+    }
+
+    /** The group member takes the partition away; {@code save}: the lease is valid, save first. */
+    void deactivate(boolean save) {
+      saveOnStop = save;
+      active = false;
+      synchronized (lock) {
+        lock.notifyAll();
+      }
+      closeTailer();
+    }
+
     void closeTailer() {
       Tailer t = tailer;
       if (t != null) {
@@ -344,14 +434,14 @@ public class ObjlogListenerContainer {
         processed = start;
         Tailer t = watch.tail(partition, start, 0);
         tailer = t;
-        if (!running) {
+        if (!live()) {
           t.close();
         }
         state = PartitionState.RUNNING;
         loop();
         stopCleanly();
       } catch (WatchClosedException e) {
-        if (running) {
+        if (live()) {
           fail("the watch closed while running", e);
         } else {
           stopCleanly();
@@ -361,8 +451,18 @@ public class ObjlogListenerContainer {
         stopCleanly();
       } catch (PartitionStopped e) {
         // already failed
+      } catch (CheckpointConflictException | LeaseDeadlinePassed e) {
+        if (settings.group() == null) {
+          fail("unexpected failure: " + e, e);
+        } else {
+          // Another member owns the partition now: hand it back, never overwrite its checkpoint.
+          logger.warn("Listener " + key + " gives the partition up: " + e.getMessage());
+          gaveUp = true;
+          state = PartitionState.STOPPED;
+          closeTailer();
+        }
       } catch (Throwable e) {
-        if (!running && e.getCause() instanceof WatchClosedException) {
+        if (!live() && e.getCause() instanceof WatchClosedException) {
           stopCleanly();
         } else {
           fail("unexpected failure: " + e, e);
@@ -372,7 +472,11 @@ public class ObjlogListenerContainer {
 
     private void stopCleanly() {
       try {
-        if (settings.mode() != CheckpointMode.MANUAL) {
+        if (!leaseValid()) {
+          gaveUp = true;
+          logger.warn("Listener " + key + " stops at its lease deadline without saving; records after LSN "
+              + saved + " go to the next holder");
+        } else if (settings.mode() != CheckpointMode.MANUAL && saveOnStop) {
           save();
         }
       } catch (RuntimeException e) {
@@ -456,7 +560,7 @@ public class ObjlogListenerContainer {
     }
 
     private void loop() throws InterruptedException {
-      while (running) {
+      while (live()) {
         if (pauseRequested) {
           parkWhilePaused();
           continue;
@@ -484,7 +588,7 @@ public class ObjlogListenerContainer {
           }
         } else {
           for (int i = 0; i < records.size(); i++) {
-            if (!running) {
+            if (!live()) {
               return;
             }
             oldestWaitingTimestampMs = records.get(i).timestampMs();
@@ -521,7 +625,7 @@ public class ObjlogListenerContainer {
       BackOffExecution backOff = null;
       int attempts = 0;
       while (true) {
-        if (!running) {
+        if (!live()) {
           return false;
         }
         attempts++;
@@ -556,6 +660,9 @@ public class ObjlogListenerContainer {
             }
           }
         } catch (Exception e) {
+          if (e instanceof CheckpointConflictException || e instanceof LeaseDeadlinePassed) {
+            throw (RuntimeException) e; // an acknowledgment found the partition owned elsewhere
+          }
           if (acknowledged) {
             resync();
           }
@@ -660,6 +767,9 @@ public class ObjlogListenerContainer {
       if (position == saved) {
         return;
       }
+      if (!leaseValid()) {
+        throw new LeaseDeadlinePassed(key);
+      }
       version = settings.checkpoints().save(key,
           CursorCheckpoint.of(settings.stream().streamId(), partition, position), version);
       saved = position;
@@ -672,10 +782,63 @@ public class ObjlogListenerContainer {
       long deadline = System.nanoTime() + millis * 1_000_000;
       synchronized (lock) {
         long left;
-        while (running && (left = deadline - System.nanoTime()) > 0) {
+        while (live() && (left = deadline - System.nanoTime()) > 0) {
           lock.wait(Math.max(1, left / 1_000_000));
         }
       }
+    }
+  }
+
+  /** Drives the partition consumers for the {@link GroupMember}. */
+  private final class MemberPartitions implements GroupMember.Partitions {
+    @Override
+    public void start(int partition, long deadlineMs) {
+      synchronized (lock) {
+        if (running) {
+          startConsumer(partition, deadlineMs);
+        }
+      }
+    }
+
+    @Override
+    public void extend(int partition, long deadlineMs) {
+      PartitionConsumer c = consumers.get(partition);
+      if (c != null) {
+        c.deadlineMs = deadlineMs;
+      }
+    }
+
+    @Override
+    public void stop(int partition, boolean saveCheckpoint) {
+      PartitionConsumer c = consumers.get(partition);
+      if (c == null) {
+        return;
+      }
+      c.deactivate(saveCheckpoint);
+      Thread t = c.thread;
+      if (t != null && t != Thread.currentThread()) {
+        try {
+          t.join(Math.max(1, settings.shutdownTimeout().toMillis()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      consumers.remove(partition, c);
+    }
+
+    @Override
+    public boolean gaveUp(int partition) {
+      PartitionConsumer c = consumers.get(partition);
+      return c != null && c.gaveUp;
+    }
+  }
+
+  /** A save after the partition's lease deadline: another member may own the partition. */
+  private static final class LeaseDeadlinePassed extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    LeaseDeadlinePassed(CheckpointKey key) {
+      super("the lease deadline of " + key + " passed without a renewal; not saving the checkpoint");
     }
   }
 

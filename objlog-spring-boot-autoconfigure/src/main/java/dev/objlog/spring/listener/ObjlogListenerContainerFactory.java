@@ -5,6 +5,7 @@ import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.LeaseRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
@@ -36,6 +37,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private Clock clock = Clock.systemUTC();
   private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
   private @Nullable ObjlogListenerObservationConvention observationConvention;
+  private @Nullable LeaseRepository leases;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -43,6 +45,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
     this.payloadConverter = Objects.requireNonNull(payloadConverter, "payloadConverter");
     this.properties = Objects.requireNonNull(properties, "properties");
+    this.leases = checkpoints instanceof LeaseRepository l ? l : null;
     ObjlogListenerProperties.BackOff backOff = properties.getBackOff();
     this.errorHandler = new DefaultListenerErrorHandler(
         new org.springframework.util.backoff.FixedBackOff(backOff.getInterval().toMillis(), backOff.getMaxRetries()), null);
@@ -71,6 +74,12 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     this.observationConvention = observationConvention;
   }
 
+  /** Where group listeners keep partition leases (default: the checkpoint repository, when it is one). */
+  public void setLeaseRepository(@Nullable LeaseRepository leases) {
+    this.leases = leases;
+  }
+
+  /** The clock of checkpoint times, lag ages and lease deadlines; the lease repository's should agree. */
   public void setClock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
@@ -112,12 +121,29 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     StartPosition start = endpoint.getStartPosition() != null ? endpoint.getStartPosition()
         : StartPosition.parse(properties.getStartPosition());
     ObjlogListenerProperties.CheckpointErrors errors = properties.getCheckpointErrors();
+    GroupMember.Settings group = groupSettings(endpoint);
     return new ObjlogListenerContainer(new ObjlogListenerContainer.Settings(
         endpoint, stream, partitions, reader(stream.name()), checkpoints, invoker,
         endpoint.getErrorHandler() != null ? endpoint.getErrorHandler() : errorHandler,
         start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
         properties.getShutdownTimeout(), clock, new ListenerMetrics(meterRegistry), observationRegistry,
-        observationConvention));
+        observationConvention, group));
+  }
+
+  private GroupMember.@Nullable Settings groupSettings(ObjlogListenerEndpoint endpoint) {
+    String group = endpoint.getGroup();
+    if (group == null || group.isEmpty()) {
+      return null;
+    }
+    if (leases == null) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " has group " + group
+          + ", but the checkpoint repository " + checkpoints.getClass().getName() + " keeps no leases:"
+          + " define a LeaseRepository bean or use a JDBC, bucket or in-memory checkpoint store");
+    }
+    ObjlogListenerProperties.Group g = properties.getGroup();
+    GroupMember.check(endpoint.getId(), group, g.getLeaseTtl(), g.getRenewInterval(), g.getSafetyMargin());
+    return new GroupMember.Settings(leases, properties.instanceIdOrDefault(), g.getLeaseTtl(), g.getRenewInterval(),
+        g.getSafetyMargin());
   }
 
   private LogReader reader(String streamName) {
