@@ -150,10 +150,16 @@ public class ObjlogListenerProperties {
    */
   public static class Group {
 
-    /** How long a partition lease lasts from its last renewal. */
+    /**
+     * How long a partition lease of a group listener lasts from its last renewal; another
+     * instance can take the partition when it expires.
+     */
     private Duration leaseTtl = Duration.ofSeconds(60);
 
-    /** How often a member renews its leases and rebalances; well below lease-ttl minus safety-margin. */
+    /**
+     * How often a group member renews its leases, counts the members and rebalances; must be
+     * shorter than lease-ttl minus safety-margin.
+     */
     private Duration renewInterval = Duration.ofSeconds(15);
 
     /**

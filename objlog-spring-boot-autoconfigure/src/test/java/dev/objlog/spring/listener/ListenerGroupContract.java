@@ -3,6 +3,8 @@ package dev.objlog.spring.listener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.spring.actuate.ObjlogEndpoint;
+import dev.objlog.spring.autoconfigure.actuate.ObjlogEndpointAutoConfiguration;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
 import dev.objlog.spring.core.ObjlogHeaders;
@@ -88,7 +90,7 @@ abstract class ListenerGroupContract {
     return new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(ObjlogStoreAutoConfiguration.class,
             ObjlogStreamsAutoConfiguration.class, ObjlogCheckpointAutoConfiguration.class,
-            ObjlogListenerAutoConfiguration.class))
+            ObjlogListenerAutoConfiguration.class, ObjlogEndpointAutoConfiguration.class))
         .withBean(CheckpointRepository.class, () -> repository)
         .withInitializer(context -> context.getBeanFactory().addBeanPostProcessor(new BeanPostProcessor() {
           @Override
@@ -109,7 +111,8 @@ abstract class ListenerGroupContract {
             "objlog.listener.instance-id=" + id,
             "objlog.listener.group.lease-ttl=" + TTL.toSeconds() + "s",
             "objlog.listener.group.safety-margin=" + MARGIN.toSeconds() + "s",
-            "objlog.listener.group.renew-interval=20ms");
+            "objlog.listener.group.renew-interval=20ms",
+            "management.endpoints.web.exposure.include=objlog");
   }
 
   /** Whether an instance's lease calls reach the store (false: as if it lost its connection). */
@@ -179,6 +182,9 @@ abstract class ListenerGroupContract {
         Set<Integer> atB = running(b);
         assertThat(atA).doesNotContainAnyElementsOf(atB);
         assertThat(container(b).getGroupMembers()).isEqualTo(2);
+        assertThat(leaseOwners(b)).as("the endpoint shows every lease's owner")
+            .containsOnlyKeys(0, 1, 2, 3).allSatisfy((p, owner) -> assertThat(owner).isEqualTo(atB.contains(p)
+                ? "b (this instance)" : "a"));
 
         sendToEveryPartition(a, "second");
         awaitTrue("the second records are processed", () -> events.size() == 2 * PARTITIONS);
@@ -264,6 +270,17 @@ abstract class ListenerGroupContract {
       assertThat(events).as("y is redelivered from the stored checkpoint, x is not")
           .containsExactly("a:0@0", "a:0@1", "a:0@1");
     });
+  }
+
+  /** The actuator endpoint's view of the group's leases: partition → "owner" or "owner (this instance)". */
+  @SuppressWarnings("unchecked")
+  private static Map<Integer, String> leaseOwners(ApplicationContext context) {
+    Map<String, Object> listeners = (Map<String, Object>) context.getBean(ObjlogEndpoint.class).streams().get("listeners");
+    Map<String, Object> group = (Map<String, Object>) ((Map<String, Object>) listeners.get("grouped")).get("group");
+    assertThat(group).containsEntry("group", "workers").containsEntry("instanceId", "b");
+    return ((List<Map<String, Object>>) group.get("leases")).stream().collect(Collectors.toMap(
+        l -> (Integer) l.get("partition"),
+        l -> l.get("owner") + (Boolean.TRUE.equals(l.get("heldByThisInstance")) ? " (this instance)" : "")));
   }
 
   private static long checkpoint(ApplicationContext context, int partition) {
