@@ -50,6 +50,14 @@ public @interface ObjlogListener {
   /** TIME mode: checkpoint when this much time passed (a Duration); empty: the property. */
   String ackTime() default "";
 
+  /**
+   * How many invocations of this listener may run at once: the partitions it consumes are divided
+   * into this many lanes (partition number modulo concurrency) and each lane invokes the method
+   * for one record (or batch) at a time, so records of one partition stay in order. Empty: one
+   * lane per partition.
+   */
+  String concurrency() default "";
+
   /** {@code true}: the method receives each read batch as a {@code List}. */
   String batch() default "false";
 

@@ -97,6 +97,10 @@ public class ObjlogListenerAnnotationBeanPostProcessor
       if (!ackTime.isEmpty()) {
         endpoint.setAckTime(DurationStyle.detectAndParse(ackTime.trim()));
       }
+      String concurrency = resolve(a.concurrency());
+      if (!concurrency.isEmpty()) {
+        endpoint.setConcurrency(Integer.parseInt(concurrency.trim()));
+      }
       endpoint.setBatch(Boolean.parseBoolean(resolve(a.batch()).trim()));
       endpoint.setAutoStartup(Boolean.parseBoolean(resolve(a.autoStartup()).trim()));
       String errorHandler = resolve(a.errorHandler());

@@ -113,9 +113,16 @@ public class ObjlogListenerContainer {
   private volatile boolean pauseRequested;
   private @Nullable Watch watch;
   private volatile @Nullable GroupMember member;
+  /** With a concurrency: one lock per lane; a partition invokes while holding its lane's. */
+  private final java.util.concurrent.locks.@Nullable ReentrantLock[] lanes;
 
   ObjlogListenerContainer(Settings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    Integer concurrency = settings.endpoint().getConcurrency();
+    this.lanes = concurrency == null ? null : new java.util.concurrent.locks.ReentrantLock[concurrency];
+    for (int i = 0; lanes != null && i < lanes.length; i++) {
+      lanes[i] = new java.util.concurrent.locks.ReentrantLock();
+    }
   }
 
   public String getListenerId() {
@@ -643,7 +650,7 @@ public class ObjlogListenerContainer {
           }
           ListenerMethodInvoker.Call call = new ListenerMethodInvoker.Call(getStreamName(), remaining, ack);
           if (settings.observationRegistry().isNoop()) {
-            settings.invoker().invoke(call);
+            invokeInLane(call);
           } else {
             Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
                 settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
@@ -651,7 +658,7 @@ public class ObjlogListenerContainer {
                 settings.observationRegistry());
             observation.start();
             try (Observation.Scope scope = observation.openScope()) {
-              settings.invoker().invoke(call);
+              invokeInLane(call);
             } catch (Exception | Error e) {
               observation.error(e);
               throw e;
@@ -709,6 +716,20 @@ public class ObjlogListenerContainer {
         settings.metrics().processed(getListenerId(), getStreamName(), remaining.size(), System.nanoTime() - startNanos);
         advance(remaining.get(remaining.size() - 1), remaining.size());
         return true;
+      }
+    }
+
+    private void invokeInLane(ListenerMethodInvoker.Call call) throws Exception {
+      var lane = lanes == null ? null : lanes[Integer.remainderUnsigned(partition, lanes.length)];
+      if (lane == null) {
+        settings.invoker().invoke(call);
+        return;
+      }
+      lane.lock();
+      try {
+        settings.invoker().invoke(call);
+      } finally {
+        lane.unlock();
       }
     }
 

@@ -27,6 +27,7 @@ public final class ObjlogListenerEndpoint {
   private @Nullable Integer ackCount;
   private @Nullable Duration ackTime;
   private boolean batch;
+  private @Nullable Integer concurrency;
   private @Nullable ListenerErrorHandler errorHandler;
   private boolean autoStartup = true;
 
@@ -110,6 +111,21 @@ public final class ObjlogListenerEndpoint {
 
   public void setAckTime(@Nullable Duration ackTime) {
     this.ackTime = ackTime;
+  }
+
+  /** Lanes the partitions are divided into (at most this many invocations at once); null: one per partition. */
+  public @Nullable Integer getConcurrency() {
+    return concurrency;
+  }
+
+  /**
+   * @throws IllegalArgumentException when not positive
+   */
+  public void setConcurrency(@Nullable Integer concurrency) {
+    if (concurrency != null && concurrency < 1) {
+      throw new IllegalArgumentException("listener " + id + ": concurrency must be at least 1, not " + concurrency);
+    }
+    this.concurrency = concurrency;
   }
 
   public boolean isBatch() {

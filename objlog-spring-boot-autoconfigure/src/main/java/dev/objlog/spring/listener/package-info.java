@@ -14,7 +14,8 @@
  * ({@code dev.objlog.spring.listener.checkpoint}), reading and tailing ({@code dev.objlog.read}),
  * sending ({@code ObjlogTemplate}). Group listeners
  * share partitions among instances through leases ({@code GroupMember}).
- * Not yet: concurrency other than one thread per partition.
+ * {@code concurrency} limits the invocations running at once by dividing the partitions into lanes
+ * (each partition keeps its own tailer thread).
  *
  * <p>Invariants: a partition's checkpoint never passes a record whose invocation did not return
  * normally unless the error handler recovered it; at most one thread consumes a (listener,
