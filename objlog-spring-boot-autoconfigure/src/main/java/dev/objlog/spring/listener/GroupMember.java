@@ -154,8 +154,9 @@ final class GroupMember implements AutoCloseable {
 
   /** Renews, counts the members, sheds or takes partitions. */
   synchronized void tick() {
-    renewSlot();
+    // Partition renewals first: a failing membership read must not cost the running partitions.
     renewPartitions();
+    renewSlot();
     int p = partitions.size();
     int cap = (p + members - 1) / members;
     List<Integer> mine = new ArrayList<>(held.keySet());
@@ -172,7 +173,9 @@ final class GroupMember implements AutoCloseable {
       }
       LeaseKey key = LeaseKey.of(group, streamName, partition);
       Optional<Lease> current = settings.leases().current(key);
-      if (current.isPresent() || held.size() >= cap) {
+      // A lease of ours we no longer track (a consumer gave it up while the store was unreachable) is taken again.
+      boolean othersHold = current.isPresent() && !current.get().owner().equals(settings.instanceId());
+      if (othersHold || held.size() >= cap) {
         remember(partition, current.orElse(null));
         continue;
       }

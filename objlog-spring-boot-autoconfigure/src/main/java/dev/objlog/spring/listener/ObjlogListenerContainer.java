@@ -614,9 +614,9 @@ public class ObjlogListenerContainer {
 
     private void parkWhilePaused() throws InterruptedException {
       synchronized (lock) {
-        if (pauseRequested && running) {
+        if (pauseRequested && running && active) {
           state = PartitionState.PAUSED;
-          while (pauseRequested && running) {
+          while (pauseRequested && running && active) {
             lock.wait();
           }
         }

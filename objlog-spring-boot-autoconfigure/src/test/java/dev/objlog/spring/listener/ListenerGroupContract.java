@@ -222,14 +222,16 @@ abstract class ListenerGroupContract {
           && atA.stream().allMatch(p -> checkpoint(b, p) == 1) && atB.stream().allMatch(p -> checkpoint(b, p) == 1));
 
       cutA.cut = true;
-      clock.advance(TTL.minus(MARGIN)); // a's last renewal is now ttl - margin old: its deadline
+      // Time moves in two steps so that b, which can renew, renews between them and keeps its deadline.
+      Duration half = TTL.minus(MARGIN).dividedBy(2);
+      clock.advance(half);
+      awaitRenewal(b);
+      assertThat(running(a)).as("before its deadline a still runs").isEqualTo(atA);
+      clock.advance(half); // a's last renewal is now ttl - margin old: its deadline
       awaitTrue("a stops its partitions at the deadline",
           () -> container(a).getPartitionStatuses().stream()
               .noneMatch(s -> s.state() == ObjlogListenerContainer.PartitionState.RUNNING));
-      Instant renewedAfterTheJump = clock.instant().plus(TTL);
-      awaitTrue("b renews after the clock moved", () -> container(b).getPartitionLeases().stream()
-          .filter(ObjlogListenerContainer.PartitionLease::heldByThisInstance)
-          .allMatch(l -> !renewedAfterTheJump.isAfter(l.until())));
+      awaitRenewal(b);
       assertThat(running(b)).as("a's leases are still valid: b must not take them").isEqualTo(atB);
 
       clock.advance(MARGIN.plusMillis(1)); // a's leases expire
@@ -270,6 +272,14 @@ abstract class ListenerGroupContract {
       assertThat(events).as("y is redelivered from the stored checkpoint, x is not")
           .containsExactly("a:0@0", "a:0@1", "a:0@1");
     });
+  }
+
+  /** Waits until {@code context} renewed every lease it holds at the clock's current time. */
+  private void awaitRenewal(ApplicationContext context) throws InterruptedException {
+    Instant renewedNow = clock.instant().plus(TTL);
+    awaitTrue("a renewal at the current time", () -> container(context).getPartitionLeases().stream()
+        .filter(ObjlogListenerContainer.PartitionLease::heldByThisInstance)
+        .allMatch(l -> l.until() != null && !renewedNow.isAfter(l.until())));
   }
 
   /** The actuator endpoint's view of the group's leases: partition → "owner" or "owner (this instance)". */
