@@ -55,6 +55,9 @@ import org.springframework.util.backoff.BackOffExecution;
  * runs only while this instance holds its lease, stops (without saving) at its lease deadline when
  * renewals fail, and a checkpoint conflict hands the partition back instead of failing it.
  *
+ * <p>With a {@link ObjlogListenerEndpoint#getConcurrency() concurrency} N, partition threads
+ * invoke the method while holding lane {@code partition mod N}: at most N invocations at once.
+ *
  * <p>Thread-safety: lifecycle methods may be called from any thread; they are serialised.
  */
 public class ObjlogListenerContainer {
