@@ -31,6 +31,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.BackOffExecution;
 
 /**
@@ -87,7 +88,8 @@ public class ObjlogListenerContainer {
       Clock clock,
       ListenerMetrics metrics,
       ObservationRegistry observationRegistry,
-      @Nullable ObjlogListenerObservationConvention observationConvention) {}
+      @Nullable ObjlogListenerObservationConvention observationConvention,
+      @Nullable TransactionTemplate transaction) {}
 
   private final Settings settings;
   private final Object lock = new Object();
@@ -256,7 +258,10 @@ public class ObjlogListenerContainer {
     return c == null ? 0 : c.lagRecords();
   }
 
-  /** Seconds the oldest record read from {@code partition} but not yet processed has waited. */
+  /**
+   * Seconds since the timestamp of the oldest record committed to {@code partition} and not yet
+   * processed; 0 when caught up.
+   */
   public double lagAgeSeconds(int partition) {
     PartitionConsumer c = consumers.get(partition);
     return c == null ? 0 : c.lagAgeSeconds();
@@ -321,7 +326,10 @@ public class ObjlogListenerContainer {
       return lag > 0 ? lag : 0;
     }
 
-    /** Seconds the oldest record this consumer has read but not yet processed has waited. */
+    /**
+     * Seconds since the timestamp of the oldest record committed but not yet processed; 0 when
+     * caught up. Known from the record in hand, or fetched while the partition is paused.
+     */
     double lagAgeSeconds() {
       long ts = oldestWaitingTimestampMs;
       if (ts < 0 || lagRecords() == 0) {
@@ -502,16 +510,34 @@ public class ObjlogListenerContainer {
     }
 
     private void parkWhilePaused() throws InterruptedException {
-      synchronized (lock) {
-        if (pauseRequested && running) {
-          state = PartitionState.PAUSED;
-          while (pauseRequested && running) {
-            lock.wait();
+      while (true) {
+        noteOldestUnprocessed(); // outside the lock: it may read the store
+        synchronized (lock) {
+          if (!pauseRequested || !running) {
+            break;
           }
+          state = PartitionState.PAUSED;
+          lock.wait(IDLE_CHECK.toMillis());
         }
       }
       if (state == PartitionState.PAUSED) {
         state = PartitionState.RUNNING;
+      }
+    }
+
+    /**
+     * While no record is in hand but some wait (records committed during a pause), learns the
+     * oldest one's timestamp so that the age gauge does not read 0 for a listener that is behind.
+     */
+    private void noteOldestUnprocessed() {
+      if (oldestWaitingTimestampMs >= 0 || lagRecords() == 0) {
+        return;
+      }
+      try {
+        settings.reader().partition(partition).fetch(processed)
+            .ifPresent(r -> oldestWaitingTimestampMs = r.timestampMs());
+      } catch (RuntimeException e) {
+        logger.debug("Listener " + key + ": could not read the oldest waiting record for the age gauge", e);
       }
     }
 
@@ -538,25 +564,16 @@ public class ObjlogListenerContainer {
             };
           }
           ListenerMethodInvoker.Call call = new ListenerMethodInvoker.Call(getStreamName(), remaining, ack);
-          if (settings.observationRegistry().isNoop()) {
-            settings.invoker().invoke(call);
+          if (settings.transaction() == null) {
+            invokeObserved(call);
           } else {
-            Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
-                settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
-                () -> new ObjlogListenerObservationContext(getListenerId(), getStreamName(), partition, call.records()),
-                settings.observationRegistry());
-            observation.start();
-            try (Observation.Scope scope = observation.openScope()) {
-              settings.invoker().invoke(call);
-            } catch (Exception | Error e) {
-              observation.error(e);
-              throw e;
-            } finally {
-              observation.stop();
-            }
+            invokeAndSaveInTransaction(call, settings.transaction());
           }
         } catch (Exception e) {
-          if (acknowledged) {
+          if (e instanceof SaveFailed s) {
+            throw s.getCause(); // stops the partition, as a failed save does without transactions
+          }
+          if (acknowledged || settings.transaction() != null) {
             resync();
           }
           settings.metrics().failed(getListenerId(), getStreamName(), System.nanoTime() - startNanos);
@@ -600,8 +617,68 @@ public class ObjlogListenerContainer {
           continue;
         }
         settings.metrics().processed(getListenerId(), getStreamName(), remaining.size(), System.nanoTime() - startNanos);
-        advance(remaining.get(remaining.size() - 1), remaining.size());
+        if (settings.transaction() == null) {
+          advance(remaining.get(remaining.size() - 1), remaining.size());
+        }
         return true;
+      }
+    }
+
+    private void invokeObserved(ListenerMethodInvoker.Call call) throws Exception {
+      if (settings.observationRegistry().isNoop()) {
+        settings.invoker().invoke(call);
+        return;
+      }
+      Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
+          settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
+          () -> new ObjlogListenerObservationContext(getListenerId(), getStreamName(), partition, call.records()),
+          settings.observationRegistry());
+      observation.start();
+      try (Observation.Scope scope = observation.openScope()) {
+        settings.invoker().invoke(call);
+      } catch (Exception | Error e) {
+        observation.error(e);
+        throw e;
+      } finally {
+        observation.stop();
+      }
+    }
+
+    /**
+     * RECORD mode with a transaction manager: the method and the checkpoint save share one
+     * transaction, so a JDBC checkpoint on the same DataSource commits or rolls back with the
+     * method's own writes. On any failure the caller resyncs from the stored checkpoint, since a
+     * save that happened in the transaction may have been rolled back.
+     */
+    private void invokeAndSaveInTransaction(ListenerMethodInvoker.Call call, TransactionTemplate transaction)
+        throws Exception {
+      long before = processed;
+      List<ReadRecord> records = call.records();
+      try {
+        transaction.executeWithoutResult(status -> {
+          try {
+            invokeObserved(call);
+          } catch (Exception e) {
+            throw new InvocationFailed(e);
+          }
+          try {
+            advance(records.get(records.size() - 1), records.size());
+          } catch (RuntimeException e) {
+            throw new SaveFailed(e);
+          }
+        });
+      } catch (InvocationFailed e) {
+        processed = before;
+        throw e.getCause();
+      } catch (SaveFailed e) {
+        // Not the method's failure, so not for the error handler: a conflict means another
+        // instance moved the checkpoint, and the partition stops as it does without transactions.
+        processed = before;
+        resync();
+        throw e;
+      } catch (RuntimeException | Error e) {
+        processed = before;
+        throw e;
       }
     }
 
@@ -676,6 +753,34 @@ public class ObjlogListenerContainer {
           lock.wait(Math.max(1, left / 1_000_000));
         }
       }
+    }
+  }
+
+  /** Carries a listener method's checked exception out of a transaction callback. */
+  private static final class InvocationFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    InvocationFailed(Exception cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized Exception getCause() {
+      return (Exception) super.getCause();
+    }
+  }
+
+  /** Carries a failed checkpoint save out of a transaction callback and past the error handler. */
+  private static final class SaveFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SaveFailed(RuntimeException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized RuntimeException getCause() {
+      return (RuntimeException) super.getCause();
     }
   }
 

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creates {@link ObjlogListenerContainer}s from endpoints, filling unset endpoint settings with
@@ -36,6 +38,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private Clock clock = Clock.systemUTC();
   private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
   private @Nullable ObjlogListenerObservationConvention observationConvention;
+  private @Nullable PlatformTransactionManager transactionManager;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -69,6 +72,15 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   /** Replaces the names and keys of the observation; null: the documented defaults. */
   public void setObservationConvention(@Nullable ObjlogListenerObservationConvention observationConvention) {
     this.observationConvention = observationConvention;
+  }
+
+  /**
+   * The transaction manager of record (not batch) RECORD-mode endpoints that name none: each invocation and its
+   * checkpoint save run in one of its transactions. Null (the default): no transaction. An
+   * endpoint in another mode with a transaction manager is rejected.
+   */
+  public void setTransactionManager(@Nullable PlatformTransactionManager transactionManager) {
+    this.transactionManager = transactionManager;
   }
 
   public void setClock(Clock clock) {
@@ -111,13 +123,30 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     }
     StartPosition start = endpoint.getStartPosition() != null ? endpoint.getStartPosition()
         : StartPosition.parse(properties.getStartPosition());
+    TransactionTemplate transaction = transaction(endpoint, mode);
     ObjlogListenerProperties.CheckpointErrors errors = properties.getCheckpointErrors();
     return new ObjlogListenerContainer(new ObjlogListenerContainer.Settings(
         endpoint, stream, partitions, reader(stream.name()), checkpoints, invoker,
         endpoint.getErrorHandler() != null ? endpoint.getErrorHandler() : errorHandler,
         start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
         properties.getShutdownTimeout(), clock, new ListenerMetrics(meterRegistry), observationRegistry,
-        observationConvention));
+        observationConvention, transaction));
+  }
+
+  private @Nullable TransactionTemplate transaction(ObjlogListenerEndpoint endpoint, CheckpointMode mode) {
+    if (endpoint.getTransactionManager() != null && mode != CheckpointMode.RECORD) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " names a transactionManager but its"
+          + " checkpoint mode is " + mode + ": only RECORD mode saves the checkpoint inside each invocation's"
+          + " transaction. Set checkpointMode = \"RECORD\", or (MANUAL mode) acknowledge inside your own transaction");
+    }
+    if (endpoint.getTransactionManager() != null && endpoint.isBatch()) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " is a batch listener with a"
+          + " transactionManager: one transaction per batch would roll back the records before a failing"
+          + " element too. Use a record listener (batch = \"false\") for transactional checkpoints");
+    }
+    PlatformTransactionManager manager = endpoint.getTransactionManager() != null ? endpoint.getTransactionManager()
+        : mode == CheckpointMode.RECORD && !endpoint.isBatch() ? transactionManager : null;
+    return manager == null ? null : new TransactionTemplate(manager);
   }
 
   private LogReader reader(String streamName) {
