@@ -50,8 +50,8 @@ import org.springframework.messaging.MessageHeaders;
  * over partitions released by an instance that shut down or whose lease expired, and releases its
  * own on {@link #close()} (see {@link WriterLeaseKeeper}). A keyed send picks among the held
  * partitions (so a key's partition changes when the share does); a send naming a partition not held
- * throws {@link PartitionNotWritableException}, and so does a keyed send while none is held (right
- * after startup, or when a rebalance takes the chosen partition away: retry). Losing a lease closes
+ * throws {@link PartitionNotWritableException}, and so does a keyed send while none is held, or
+ * when a rebalance takes the chosen partition away (retry). Losing a lease closes
  * the partition's writer. Leases only steer writers apart: the catalog fence still decides, so a
  * writer that bypassed the leases fences this one out as above.
  *
@@ -108,7 +108,8 @@ public class ObjlogTemplate implements AutoCloseable {
 
   /**
    * A template whose streams with {@link StreamWriterSettings#lease()} share their partitions
-   * through {@code leaseStore}; it starts claiming them at once, in the background.
+   * through {@code leaseStore}. It claims its first share before returning (a round of lease
+   * requests per such stream), then keeps the leases in the background.
    *
    * @param leaseStore where writer leases live; needed when a stream's settings ask for leases
    * @throws IllegalArgumentException as the other constructor, or when a stream asks for leases
@@ -145,7 +146,7 @@ public class ObjlogTemplate implements AutoCloseable {
       keeper = new WriterLeaseKeeper(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeaseKeeper.Listener() {
         @Override
         public void granted(String streamName, int partition) {
-          slots.get(streamName)[partition].holdsLease = true;
+          slots.get(streamName)[partition].leaseGranted();
         }
 
         @Override
@@ -446,6 +447,25 @@ public class ObjlogTemplate implements AutoCloseable {
       this.leased = settings.lease() != null;
     }
 
+    /**
+     * Holds the lease (again). A writer left from an earlier lease is dropped: it was closed when
+     * that lease was given up, or fenced out by the holder in between, and neither may stop the
+     * partition from being written now that it is ours.
+     */
+    void leaseGranted() {
+      lock.lock();
+      try {
+        PartitionWriter w = writer;
+        if (w != null && (w.failure().isPresent() || w.state().closed())) {
+          w.abort();
+          writer = null;
+        }
+        holdsLease = true;
+      } finally {
+        lock.unlock();
+      }
+    }
+
     void checkLease() {
       if (leased && !holdsLease) {
         throw PartitionNotWritableException.notLeased(stream.name(), partition,
@@ -539,10 +559,8 @@ public class ObjlogTemplate implements AutoCloseable {
               + " objlog.streams." + stream.name() + ".writer.reopen-after-fence-loss=true takes it back on the"
               + " next send. Cause: " + cause.getMessage());
         }
-        if (cause != null || !leased) {
-          logger.warn("Re-opening the writer of partition " + partition + " of stream '" + stream.name()
-              + "' after " + (cause == null ? "it closed" : cause.toString()));
-        }
+        logger.warn("Re-opening the writer of partition " + partition + " of stream '" + stream.name()
+            + "' after " + (cause == null ? "it closed" : cause.toString()));
         current.abort();
         writer = null;
       }

@@ -71,10 +71,12 @@ final class WriterLeaseKeeper implements AutoCloseable {
     streams.put(streamName, new StreamLeases(streamName, partitionCount, candidates, settings));
   }
 
+  /** Runs a first round per stream on the calling thread, then every renew interval in the background. */
   void start() {
     for (StreamLeases s : streams.values()) {
+      round(s);
       long interval = s.settings.renewInterval().toNanos();
-      executor.scheduleWithFixedDelay(() -> round(s), 0, interval, TimeUnit.NANOSECONDS);
+      executor.scheduleWithFixedDelay(() -> round(s), interval, interval, TimeUnit.NANOSECONDS);
     }
   }
 

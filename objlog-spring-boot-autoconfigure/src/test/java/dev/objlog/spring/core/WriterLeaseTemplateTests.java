@@ -83,14 +83,19 @@ class WriterLeaseTemplateTests {
   }
 
   @Test
-  void aLeaseTakenOverClosesThatPartitionsWriter() throws Exception {
-    ObjlogTemplate template = template(streams());
+  void aLeaseTakenOverClosesThatPartitionsWriterAndARetakenOneWritesAgain() throws Exception {
+    ObjlogStreams streams = streams();
+    ObjlogTemplate template = template(streams);
     awaitTrue(() -> template.writablePartitions("orders").isAll());
     template.send("orders", 1, "x").get(30, TimeUnit.SECONDS);
     assertThat(template.writerStatus("orders", 1).state()).isEqualTo(LocalWriterStatus.State.OPEN);
 
-    // The template stalls past its ttl (the clock jumps); another owner takes the expired lease
-    // before the template's next renewal, which is then refused.
+    // Another instance's writer fences the template's out, and that instance, after the template
+    // stalled past its ttl (the clock jumps), takes the expired lease before the template's next
+    // renewal, which is then refused.
+    streams.log("orders").openWriter(1).close();
+    assertThatThrownBy(() -> template.send("orders", 1, "fenced").get(30, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(StaleWriterException.class);
     do {
       leaseClock.advance(TTL.toMillis() + 1);
     } while (!repository.tryAcquire(PARTITION_1, "other-instance", TTL).granted());
@@ -101,6 +106,12 @@ class WriterLeaseTemplateTests {
     assertThat(status.writer()).isNotNull();
     assertThat(status.writer().closed()).isTrue();
     assertThatThrownBy(() -> template.send("orders", 1, "y")).isInstanceOf(PartitionNotWritableException.class);
+
+    // The other instance goes away without releasing: once its lease expires the template takes
+    // the partition back and writes it with a new writer, whatever happened to the old one.
+    leaseClock.advance(TTL.toMillis() + 1);
+    awaitTrue(() -> template.writablePartitions("orders").contains(1));
+    assertThat(template.send("orders", 1, "back").get(30, TimeUnit.SECONDS).partition()).isEqualTo(1);
   }
 
   @Test
