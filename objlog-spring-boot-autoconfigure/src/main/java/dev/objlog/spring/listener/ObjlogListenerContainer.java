@@ -49,7 +49,9 @@ import org.springframework.util.backoff.BackOffExecution;
  * checkpoint (except in MANUAL mode).
  *
  * <p>Delivery is at least once: a record is checkpointed only after the method returned for it
- * (or it was recovered), so a crash redelivers records processed since the last save.
+ * (or it was recovered), so a crash redelivers records processed since the last save. In RECORD
+ * mode with a transaction manager, each invocation and its checkpoint save share one transaction
+ * (effectively once with the JDBC repository on the same DataSource).
  *
  * <p>Thread-safety: lifecycle methods may be called from any thread; they are serialised.
  */
@@ -570,8 +572,8 @@ public class ObjlogListenerContainer {
             invokeAndSaveInTransaction(call, settings.transaction());
           }
         } catch (Exception e) {
-          if (e instanceof SaveFailed s) {
-            throw s.getCause(); // stops the partition, as a failed save does without transactions
+          if (e instanceof FailedInTransaction f) {
+            throw (RuntimeException) f.failure(); // the save's: stops the partition, as without transactions
           }
           if (acknowledged || settings.transaction() != null) {
             resync();
@@ -659,21 +661,21 @@ public class ObjlogListenerContainer {
           try {
             invokeObserved(call);
           } catch (Exception e) {
-            throw new InvocationFailed(e);
+            throw new FailedInTransaction(e, false);
           }
           try {
             advance(records.get(records.size() - 1), records.size());
           } catch (RuntimeException e) {
-            throw new SaveFailed(e);
+            throw new FailedInTransaction(e, true);
           }
         });
-      } catch (InvocationFailed e) {
+      } catch (FailedInTransaction e) {
         processed = before;
-        throw e.getCause();
-      } catch (SaveFailed e) {
+        if (!e.inSave) {
+          throw e.failure();
+        }
         // Not the method's failure, so not for the error handler: a conflict means another
         // instance moved the checkpoint, and the partition stops as it does without transactions.
-        processed = before;
         resync();
         throw e;
       } catch (RuntimeException | Error e) {
@@ -756,31 +758,22 @@ public class ObjlogListenerContainer {
     }
   }
 
-  /** Carries a listener method's checked exception out of a transaction callback. */
-  private static final class InvocationFailed extends RuntimeException {
+  /**
+   * Carries a failure out of a transaction callback: the listener method's (checked exceptions
+   * included) or the checkpoint save's, which must also get past the error handler.
+   */
+  private static final class FailedInTransaction extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    InvocationFailed(Exception cause) {
+    final boolean inSave;
+
+    FailedInTransaction(Exception cause, boolean inSave) {
       super(cause);
+      this.inSave = inSave;
     }
 
-    @Override
-    public synchronized Exception getCause() {
-      return (Exception) super.getCause();
-    }
-  }
-
-  /** Carries a failed checkpoint save out of a transaction callback and past the error handler. */
-  private static final class SaveFailed extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    SaveFailed(RuntimeException cause) {
-      super(cause);
-    }
-
-    @Override
-    public synchronized RuntimeException getCause() {
-      return (RuntimeException) super.getCause();
+    Exception failure() {
+      return (Exception) getCause();
     }
   }
 

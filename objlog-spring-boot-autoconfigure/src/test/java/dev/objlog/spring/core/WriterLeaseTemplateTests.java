@@ -62,6 +62,12 @@ class WriterLeaseTemplateTests {
     return template;
   }
 
+  private ObjlogTemplate templateHoldingAll(ObjlogStreams streams) {
+    ObjlogTemplate template = template(streams);
+    awaitTrue(() -> template.writablePartitions("orders").isAll());
+    return template;
+  }
+
   @Test
   void aPartitionLeasedElsewhereIsNotWrittenUntilThatLeaseExpires() throws Exception {
     assertThat(repository.tryAcquire(PARTITION_1, "crashed-instance", TTL).granted()).isTrue();
@@ -85,8 +91,7 @@ class WriterLeaseTemplateTests {
   @Test
   void aLeaseTakenOverClosesThatPartitionsWriterAndARetakenOneWritesAgain() throws Exception {
     ObjlogStreams streams = streams();
-    ObjlogTemplate template = template(streams);
-    awaitTrue(() -> template.writablePartitions("orders").isAll());
+    ObjlogTemplate template = templateHoldingAll(streams);
     template.send("orders", 1, "x").get(30, TimeUnit.SECONDS);
     assertThat(template.writerStatus("orders", 1).state()).isEqualTo(LocalWriterStatus.State.OPEN);
 
@@ -117,8 +122,7 @@ class WriterLeaseTemplateTests {
   @Test
   void theCatalogFenceStillRejectsAWriterWhoseLeaseWasBypassed() throws Exception {
     ObjlogStreams streams = streams();
-    ObjlogTemplate template = template(streams);
-    awaitTrue(() -> template.writablePartitions("orders").isAll());
+    ObjlogTemplate template = templateHoldingAll(streams);
     template.send("orders", 2, "before").get(30, TimeUnit.SECONDS);
 
     // A writer that ignores the leases (another process opening the partition directly) fences it.
@@ -133,8 +137,7 @@ class WriterLeaseTemplateTests {
   @Test
   void closingReleasesTheLeasesForOthersAtOnce() {
     ObjlogStreams streams = streams();
-    ObjlogTemplate first = template(streams);
-    awaitTrue(() -> first.writablePartitions("orders").isAll());
+    ObjlogTemplate first = templateHoldingAll(streams);
     ObjlogTemplate second = template(streams);
     awaitTrue(() -> first.writablePartitions("orders").size() == 2 && second.writablePartitions("orders").size() == 2);
     assertThat(first.writablePartitions("orders").stream().filter(second.writablePartitions("orders")::contains))
