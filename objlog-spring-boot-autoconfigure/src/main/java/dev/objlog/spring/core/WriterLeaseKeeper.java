@@ -185,8 +185,8 @@ final class WriterLeaseKeeper implements AutoCloseable {
           OptionalLong epoch = acquire(Kind.PARTITION, p);
           if (epoch.isPresent()) {
             partitions.put(p, new Held(epoch.getAsLong(), System.nanoTime()));
+            listener.granted(streamName, p); // before publishing: what held() lists is writable
             publish();
-            listener.granted(streamName, p);
           }
         }
       }
