@@ -64,6 +64,16 @@ public @interface ObjlogListener {
   /** Bean name of a {@link ListenerErrorHandler}; empty: the factory's. */
   String errorHandler() default "";
 
+  /**
+   * Bean name of a {@code PlatformTransactionManager}; RECORD mode only. Each invocation then runs
+   * in a transaction of it, and the checkpoint is saved before that transaction commits. With a
+   * JDBC checkpoint repository on the manager's DataSource, the method's own database writes and
+   * the checkpoint commit or roll back together (effectively once, docs/LISTENERS.md). Empty: the
+   * container factory's ({@link ObjlogListenerContainerFactory#setTransactionManager}, none by
+   * default).
+   */
+  String transactionManager() default "";
+
   /** Bean name of the {@link ObjlogListenerContainerFactory}; empty: the default one. */
   String containerFactory() default "";
 

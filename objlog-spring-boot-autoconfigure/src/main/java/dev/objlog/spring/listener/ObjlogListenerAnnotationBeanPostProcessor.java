@@ -17,6 +17,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Finds {@link ObjlogListener} methods (also repeated, and through meta-annotations) on every bean,
@@ -106,6 +107,10 @@ public class ObjlogListenerAnnotationBeanPostProcessor
       String errorHandler = resolve(a.errorHandler());
       if (!errorHandler.isEmpty()) {
         endpoint.setErrorHandler(factory.getBean(errorHandler, ListenerErrorHandler.class));
+      }
+      String transactionManager = resolve(a.transactionManager());
+      if (!transactionManager.isEmpty()) {
+        endpoint.setTransactionManager(factory.getBean(transactionManager, PlatformTransactionManager.class));
       }
       String factoryName = resolve(a.containerFactory());
       ObjlogListenerContainerFactory containerFactory = factory.getBean(

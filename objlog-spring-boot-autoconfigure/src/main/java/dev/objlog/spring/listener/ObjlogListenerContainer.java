@@ -32,6 +32,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.BackOffExecution;
 
 /**
@@ -49,7 +50,9 @@ import org.springframework.util.backoff.BackOffExecution;
  * checkpoint (except in MANUAL mode).
  *
  * <p>Delivery is at least once: a record is checkpointed only after the method returned for it
- * (or it was recovered), so a crash redelivers records processed since the last save.
+ * (or it was recovered), so a crash redelivers records processed since the last save. In RECORD
+ * mode with a transaction manager, each invocation and its checkpoint save share one transaction
+ * (effectively once with the JDBC repository on the same DataSource).
  *
  * <p>With a group, a {@link GroupMember} decides which assigned partitions run here: a partition
  * runs only while this instance holds its lease, stops (without saving) at its lease deadline when
@@ -106,7 +109,8 @@ public class ObjlogListenerContainer {
       ListenerMetrics metrics,
       ObservationRegistry observationRegistry,
       @Nullable ObjlogListenerObservationConvention observationConvention,
-      GroupMember.@Nullable Settings group) {}
+      GroupMember.@Nullable Settings group,
+      @Nullable TransactionTemplate transaction) {}
 
   private final Settings settings;
   private final Object lock = new Object();
@@ -306,7 +310,10 @@ public class ObjlogListenerContainer {
     return c == null ? 0 : c.lagRecords();
   }
 
-  /** Seconds the oldest record read from {@code partition} but not yet processed has waited. */
+  /**
+   * Seconds since the timestamp of the oldest record committed to {@code partition} and not yet
+   * processed; 0 when caught up.
+   */
   public double lagAgeSeconds(int partition) {
     PartitionConsumer c = consumers.get(partition);
     return c == null ? 0 : c.lagAgeSeconds();
@@ -402,7 +409,10 @@ public class ObjlogListenerContainer {
       return lag > 0 ? lag : 0;
     }
 
-    /** Seconds the oldest record this consumer has read but not yet processed has waited. */
+    /**
+     * Seconds since the timestamp of the oldest record committed but not yet processed; 0 when
+     * caught up. Known from the record in hand, or fetched while the partition is paused.
+     */
     double lagAgeSeconds() {
       long ts = oldestWaitingTimestampMs;
       if (ts < 0 || lagRecords() == 0) {
@@ -616,16 +626,34 @@ public class ObjlogListenerContainer {
     }
 
     private void parkWhilePaused() throws InterruptedException {
-      synchronized (lock) {
-        if (pauseRequested && running && active) {
-          state = PartitionState.PAUSED;
-          while (pauseRequested && running && active) {
-            lock.wait();
+      while (true) {
+        noteOldestUnprocessed(); // outside the lock: it may read the store
+        synchronized (lock) {
+          if (!pauseRequested || !running || !active) {
+            break;
           }
+          state = PartitionState.PAUSED;
+          lock.wait(IDLE_CHECK.toMillis());
         }
       }
       if (state == PartitionState.PAUSED) {
         state = PartitionState.RUNNING;
+      }
+    }
+
+    /**
+     * While no record is in hand but some wait (records committed during a pause), learns the
+     * oldest one's timestamp so that the age gauge does not read 0 for a listener that is behind.
+     */
+    private void noteOldestUnprocessed() {
+      if (oldestWaitingTimestampMs >= 0 || lagRecords() == 0) {
+        return;
+      }
+      try {
+        settings.reader().partition(partition).fetch(processed)
+            .ifPresent(r -> oldestWaitingTimestampMs = r.timestampMs());
+      } catch (RuntimeException e) {
+        logger.debug("Listener " + key + ": could not read the oldest waiting record for the age gauge", e);
       }
     }
 
@@ -652,28 +680,19 @@ public class ObjlogListenerContainer {
             };
           }
           ListenerMethodInvoker.Call call = new ListenerMethodInvoker.Call(getStreamName(), remaining, ack);
-          if (settings.observationRegistry().isNoop()) {
-            invokeInLane(call);
+          if (settings.transaction() == null) {
+            invokeObserved(call);
           } else {
-            Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
-                settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
-                () -> new ObjlogListenerObservationContext(getListenerId(), getStreamName(), partition, call.records()),
-                settings.observationRegistry());
-            observation.start();
-            try (Observation.Scope scope = observation.openScope()) {
-              invokeInLane(call);
-            } catch (Exception | Error e) {
-              observation.error(e);
-              throw e;
-            } finally {
-              observation.stop();
-            }
+            invokeAndSaveInTransaction(call, settings.transaction());
           }
         } catch (Exception e) {
           if (e instanceof CheckpointConflictException || e instanceof LeaseDeadlinePassed) {
             throw (RuntimeException) e; // an acknowledgment found the partition owned elsewhere
           }
-          if (acknowledged) {
+          if (e instanceof FailedInTransaction f) {
+            throw (RuntimeException) f.failure(); // the save's: stops the partition, as without transactions
+          }
+          if (acknowledged || settings.transaction() != null) {
             resync();
           }
           settings.metrics().failed(getListenerId(), getStreamName(), System.nanoTime() - startNanos);
@@ -717,7 +736,9 @@ public class ObjlogListenerContainer {
           continue;
         }
         settings.metrics().processed(getListenerId(), getStreamName(), remaining.size(), System.nanoTime() - startNanos);
-        advance(remaining.get(remaining.size() - 1), remaining.size());
+        if (settings.transaction() == null) {
+          advance(remaining.get(remaining.size() - 1), remaining.size());
+        }
         return true;
       }
     }
@@ -733,6 +754,64 @@ public class ObjlogListenerContainer {
         settings.invoker().invoke(call);
       } finally {
         lane.unlock();
+      }
+    }
+
+    private void invokeObserved(ListenerMethodInvoker.Call call) throws Exception {
+      if (settings.observationRegistry().isNoop()) {
+        invokeInLane(call);
+        return;
+      }
+      Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
+          settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
+          () -> new ObjlogListenerObservationContext(getListenerId(), getStreamName(), partition, call.records()),
+          settings.observationRegistry());
+      observation.start();
+      try (Observation.Scope scope = observation.openScope()) {
+        invokeInLane(call);
+      } catch (Exception | Error e) {
+        observation.error(e);
+        throw e;
+      } finally {
+        observation.stop();
+      }
+    }
+
+    /**
+     * RECORD mode with a transaction manager: the method and the checkpoint save share one
+     * transaction, so a JDBC checkpoint on the same DataSource commits or rolls back with the
+     * method's own writes. On any failure the caller resyncs from the stored checkpoint, since a
+     * save that happened in the transaction may have been rolled back.
+     */
+    private void invokeAndSaveInTransaction(ListenerMethodInvoker.Call call, TransactionTemplate transaction)
+        throws Exception {
+      long before = processed;
+      List<ReadRecord> records = call.records();
+      try {
+        transaction.executeWithoutResult(status -> {
+          try {
+            invokeObserved(call);
+          } catch (Exception e) {
+            throw new FailedInTransaction(e, false);
+          }
+          try {
+            advance(records.get(records.size() - 1), records.size());
+          } catch (RuntimeException e) {
+            throw new FailedInTransaction(e, true);
+          }
+        });
+      } catch (FailedInTransaction e) {
+        processed = before;
+        if (!e.inSave) {
+          throw e.failure();
+        }
+        // Not the method's failure, so not for the error handler: a conflict means another
+        // instance moved the checkpoint, and the partition stops as it does without transactions.
+        resync();
+        throw e;
+      } catch (RuntimeException | Error e) {
+        processed = before;
+        throw e;
       }
     }
 
@@ -863,6 +942,25 @@ public class ObjlogListenerContainer {
 
     LeaseDeadlinePassed(CheckpointKey key) {
       super("the lease deadline of " + key + " passed without a renewal; not saving the checkpoint");
+    }
+  }
+
+  /**
+   * Carries a failure out of a transaction callback: the listener method's (checked exceptions
+   * included) or the checkpoint save's, which must also get past the error handler.
+   */
+  private static final class FailedInTransaction extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    final boolean inSave;
+
+    FailedInTransaction(Exception cause, boolean inSave) {
+      super(cause);
+      this.inSave = inSave;
+    }
+
+    Exception failure() {
+      return (Exception) getCause();
     }
   }
 

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creates {@link ObjlogListenerContainer}s from endpoints, filling unset endpoint settings with
@@ -38,6 +40,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
   private @Nullable ObjlogListenerObservationConvention observationConvention;
   private @Nullable LeaseRepository leases;
+  private @Nullable PlatformTransactionManager transactionManager;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -72,6 +75,15 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   /** Replaces the names and keys of the observation; null: the documented defaults. */
   public void setObservationConvention(@Nullable ObjlogListenerObservationConvention observationConvention) {
     this.observationConvention = observationConvention;
+  }
+
+  /**
+   * The transaction manager of record (not batch) RECORD-mode endpoints that name none: each invocation and its
+   * checkpoint save run in one of its transactions. Null (the default): no transaction. An
+   * endpoint in another mode with a transaction manager is rejected.
+   */
+  public void setTransactionManager(@Nullable PlatformTransactionManager transactionManager) {
+    this.transactionManager = transactionManager;
   }
 
   /** Where group listeners keep partition leases (default: the checkpoint repository, when it is one). */
@@ -120,6 +132,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     }
     StartPosition start = endpoint.getStartPosition() != null ? endpoint.getStartPosition()
         : StartPosition.parse(properties.getStartPosition());
+    TransactionTemplate transaction = transaction(endpoint, mode);
     ObjlogListenerProperties.CheckpointErrors errors = properties.getCheckpointErrors();
     GroupMember.Settings group = groupSettings(endpoint);
     return new ObjlogListenerContainer(new ObjlogListenerContainer.Settings(
@@ -127,7 +140,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
         endpoint.getErrorHandler() != null ? endpoint.getErrorHandler() : errorHandler,
         start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
         properties.getShutdownTimeout(), clock, new ListenerMetrics(meterRegistry), observationRegistry,
-        observationConvention, group));
+        observationConvention, group, transaction));
   }
 
   private GroupMember.@Nullable Settings groupSettings(ObjlogListenerEndpoint endpoint) {
@@ -144,6 +157,22 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     GroupMember.check(endpoint.getId(), group, g.getLeaseTtl(), g.getRenewInterval(), g.getSafetyMargin());
     return new GroupMember.Settings(leases, properties.instanceIdOrDefault(), g.getLeaseTtl(), g.getRenewInterval(),
         g.getSafetyMargin());
+  }
+
+  private @Nullable TransactionTemplate transaction(ObjlogListenerEndpoint endpoint, CheckpointMode mode) {
+    if (endpoint.getTransactionManager() != null && mode != CheckpointMode.RECORD) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " names a transactionManager but its"
+          + " checkpoint mode is " + mode + ": only RECORD mode saves the checkpoint inside each invocation's"
+          + " transaction. Set checkpointMode = \"RECORD\", or (MANUAL mode) acknowledge inside your own transaction");
+    }
+    if (endpoint.getTransactionManager() != null && endpoint.isBatch()) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " is a batch listener with a"
+          + " transactionManager: one transaction per batch would roll back the records before a failing"
+          + " element too. Use a record listener (batch = \"false\") for transactional checkpoints");
+    }
+    PlatformTransactionManager manager = endpoint.getTransactionManager() != null ? endpoint.getTransactionManager()
+        : mode == CheckpointMode.RECORD && !endpoint.isBatch() ? transactionManager : null;
+    return manager == null ? null : new TransactionTemplate(manager);
   }
 
   private LogReader reader(String streamName) {

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * One listener as the container factory needs it: the method to call and its settings, with
@@ -29,6 +30,7 @@ public final class ObjlogListenerEndpoint {
   private boolean batch;
   private @Nullable Integer concurrency;
   private @Nullable ListenerErrorHandler errorHandler;
+  private @Nullable PlatformTransactionManager transactionManager;
   private boolean autoStartup = true;
 
   public ObjlogListenerEndpoint(String id, String stream, Object bean, Method method) {
@@ -134,6 +136,16 @@ public final class ObjlogListenerEndpoint {
 
   public void setBatch(boolean batch) {
     this.batch = batch;
+  }
+
+  /** RECORD mode: each invocation and its checkpoint save run in a transaction of this manager. */
+  public @Nullable PlatformTransactionManager getTransactionManager() {
+    return transactionManager;
+  }
+
+  /** Null: the factory's (none by default). See {@link ObjlogListener#transactionManager()}. */
+  public void setTransactionManager(@Nullable PlatformTransactionManager transactionManager) {
+    this.transactionManager = transactionManager;
   }
 
   public @Nullable ListenerErrorHandler getErrorHandler() {
