@@ -4,6 +4,7 @@ import dev.objlog.spring.listener.checkpoint.Lease;
 import dev.objlog.spring.listener.checkpoint.LeaseKey;
 import dev.objlog.spring.listener.checkpoint.LeaseRepository;
 import dev.objlog.spring.listener.checkpoint.LeaseResult;
+import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,6 +115,10 @@ final class GroupMember implements AutoCloseable {
     if (group.endsWith(MEMBERS_SUFFIX)) {
       throw new IllegalArgumentException("listener " + listenerId + ": group must not end with " + MEMBERS_SUFFIX
           + " (reserved for member slots)");
+    }
+    if (group.equals(RepositoryWriterLeaseStore.PARTITION_GROUP) || group.equals(RepositoryWriterLeaseStore.MEMBER_GROUP)) {
+      throw new IllegalArgumentException("listener " + listenerId + ": group " + group
+          + " is reserved for ObjlogTemplate's writer leases; choose another group name");
     }
     if (ttl.isNegative() || safetyMargin.isNegative() || renewInterval.isNegative() || renewInterval.isZero()
         || renewInterval.compareTo(ttl.minus(safetyMargin)) >= 0) {
