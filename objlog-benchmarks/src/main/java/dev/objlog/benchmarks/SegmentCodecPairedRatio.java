@@ -13,7 +13,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * for absolute figures; this is for the ratio when the machine is not quiet.
  *
  * <p>{@code java -cp objlog-benchmarks/target/objlog-benchmarks.jar
- * dev.objlog.benchmarks.SegmentCodecPairedRatio [rounds] [warmupSeconds]}
+ * dev.objlog.benchmarks.SegmentCodecPairedRatio [rounds] [warmupSeconds] [pairs]}, where {@code
+ * pairs} (optional) keeps only the pair of that name ({@code encode}, {@code decode},
+ * {@code decode-copy}) and levels ({@code decode:1}).
  */
 public final class SegmentCodecPairedRatio {
   private SegmentCodecPairedRatio() {}
@@ -21,23 +23,38 @@ public final class SegmentCodecPairedRatio {
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
     int warmupSeconds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+    String[] filter = (args.length > 2 ? args[2] : "").split(":", 2);
     Blackhole bh = new Blackhole(
         "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
     for (int level : new int[] {1, 3}) {
+      if (filter.length > 1 && !filter[1].equals(Integer.toString(level))) {
+        continue;
+      }
       SegmentCodecBenchmark b = new SegmentCodecBenchmark();
       b.level = level;
       b.setUp();
       try {
-        pair("encode       level " + level, b::rawZstdCompress,
-            () -> b.segmentEncode().hashCode(), rounds, warmupSeconds);
-        pair("decode       level " + level, b::rawZstdDecompress,
-            () -> { b.segmentDecode(bh); return 0; }, rounds, warmupSeconds);
-        pair("decode-copy  level " + level, b::rawZstdDecompress,
-            () -> { b.segmentDecodeCopying(bh); return 0; }, rounds, warmupSeconds);
+        if (wanted(filter[0], "encode")) {
+          pair("encode       level " + level, b::rawZstdCompress,
+              () -> b.segmentEncode().hashCode(), rounds, warmupSeconds);
+        }
+        if (wanted(filter[0], "decode")) {
+          pair("decode       level " + level, b::rawZstdDecompress,
+              () -> { b.segmentDecode(bh); return 0; }, rounds, warmupSeconds);
+        }
+        if (wanted(filter[0], "decode-copy")) {
+          pair("decode-copy  level " + level, b::rawZstdDecompress,
+              () -> { b.segmentDecodeCopying(bh); return 0; }, rounds, warmupSeconds);
+        }
       } finally {
         b.tearDown();
       }
     }
+  }
+
+  /** "decode" keeps only the zero-copy decode pair, not "decode-copy"; empty keeps all. */
+  private static boolean wanted(String filter, String pair) {
+    return filter.isEmpty() || filter.equals(pair);
   }
 
   private static void pair(String name, LongSupplier raw, LongSupplier format, int rounds, int warmupSeconds) {
