@@ -172,7 +172,9 @@ final class SegmentAccess {
   /** A record read in place: its value is a read-only view of the block's own array. */
   private static ReadRecord toReadRecord(int partition, RecordView r) {
     List<Header> headers = r.headerCount() == 0 ? List.of() : toHeaders(r.lsn(), r.headers());
-    return new ReadRecord(partition, r.lsn(), r.timestampMs(), headers, r.value());
+    // A slice of the block's (read-only) content: ReadRecord slices it once more, and that is all.
+    ByteBuffer value = r.blockContent().slice(r.valueOffset(), r.valueLength());
+    return new ReadRecord(partition, r.lsn(), r.timestampMs(), headers, value);
   }
 
   private static List<Header> toHeaders(long lsn, List<RecordHeader> raw) {
