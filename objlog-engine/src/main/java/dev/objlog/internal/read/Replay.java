@@ -61,9 +61,8 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
   private int recordIndex;
   /**
    * Records handed out and not yet counted: the meter is told once per block (and at close), not
-   * per record, since a Micrometer increment per record cost ≈ 5 % of a replay's CPU. Consumer's
-   * field; a close from another thread may count a block's records late or not at all, which only
-   * the meter sees.
+   * per record, which showed up in ≈ 5 % of a replay's CPU samples. The consumer's field: a close
+   * from another thread may count a block's records late or not at all, which only the meter sees.
    */
   private long uncounted;
 
