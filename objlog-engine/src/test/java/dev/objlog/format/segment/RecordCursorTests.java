@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -229,18 +231,7 @@ class RecordCursorTests {
 
   /** A reader that cannot lend its bytes: cursors read blocks through readInto into their buffer. */
   private static RangeReader copying(byte[] bytes) {
-    RangeReader inMemory = RangeReader.ofBytes(bytes);
-    return new RangeReader() {
-      @Override
-      public byte[] read(long offset, int length) {
-        return inMemory.read(offset, length);
-      }
-
-      @Override
-      public int readInto(long offset, int length, byte[] dst, int dstOffset) {
-        return inMemory.readInto(offset, length, dst, dstOffset);
-      }
-    };
+    return viewing(bytes, (offset, length) -> null);
   }
 
   @ParameterizedTest(name = "{0}, lending reader: {1}")
@@ -284,6 +275,27 @@ class RecordCursorTests {
         .isExactlyInstanceOf(InvalidArgumentException.class);
   }
 
+  /** A reader over {@code bytes} that copies on read and readInto and lends what {@code view} gives. */
+  private static RangeReader viewing(byte[] bytes, BiFunction<Long, Integer, @Nullable ByteBuffer> view) {
+    RangeReader inMemory = RangeReader.ofBytes(bytes);
+    return new RangeReader() {
+      @Override
+      public byte[] read(long offset, int length) {
+        return inMemory.read(offset, length);
+      }
+
+      @Override
+      public int readInto(long offset, int length, byte[] dst, int dstOffset) {
+        return inMemory.readInto(offset, length, dst, dstOffset);
+      }
+
+      @Override
+      public @Nullable ByteBuffer view(long offset, int length) {
+        return view.apply(offset, length);
+      }
+    };
+  }
+
   @Test
   void viewsAreReadInPlaceOrCopiedAndAViewOfTheWrongLengthIsCorruption() {
     TestSegments.Encoded e = segment(Codec.ZSTD, HashAlgorithm.XXH64, 50_000, 4096);
@@ -294,30 +306,11 @@ class RecordCursorTests {
     long firstBlock = plain.blocks().get(0).offset();
 
     // A read-only view has no accessible array: its bytes are copied into the cursor's buffer.
-    RangeReader readOnlyViews = new RangeReader() {
-      @Override
-      public byte[] read(long offset, int length) {
-        return inMemory.read(offset, length);
-      }
-
-      @Override
-      public ByteBuffer view(long offset, int length) {
-        return inMemory.view(offset, length).asReadOnlyBuffer();
-      }
-    };
+    RangeReader readOnlyViews = viewing(bytes, (offset, length) -> inMemory.view(offset, length).asReadOnlyBuffer());
     assertThat(viewedRecords(SegmentReader.open(readOnlyViews, bytes.length), 0)).containsExactlyElementsOf(all);
 
-    RangeReader shortView = new RangeReader() {
-      @Override
-      public byte[] read(long offset, int length) {
-        return inMemory.read(offset, length);
-      }
-
-      @Override
-      public ByteBuffer view(long offset, int length) {
-        return offset == firstBlock ? ByteBuffer.wrap(bytes, (int) offset, length - 1) : inMemory.view(offset, length);
-      }
-    };
+    RangeReader shortView = viewing(bytes, (offset, length) -> offset == firstBlock
+        ? ByteBuffer.wrap(bytes, (int) (long) offset, length - 1) : inMemory.view(offset, length));
     assertThatThrownBy(() -> drain(SegmentReader.open(shortView, bytes.length)))
         .isExactlyInstanceOf(CorruptObjectException.class).hasMessageContaining("range read");
   }
