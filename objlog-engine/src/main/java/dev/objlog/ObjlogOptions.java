@@ -4,9 +4,11 @@ import dev.objlog.format.key.StreamIds;
 import dev.objlog.store.Sleeper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +33,11 @@ import org.jspecify.annotations.Nullable;
  * @param scheduler runs background work (batch timers, uploads, the watch poller); {@code null}
  *     means the log creates its own daemon threads and shuts them down on {@link Objlog#close()}
  * @param meterRegistry where meters go; the default discards them
+ * @param random where the log draws random identifiers from (segment uuids); must be safe for
+ *     concurrent use. The default is a {@link SecureRandom}. Inject a seeded generator only to make
+ *     a test reproducible (the deterministic simulation does, together with the clock, sleeper and
+ *     scheduler): two processes writing one stream with equally seeded generators could draw equal
+ *     uuids.
  */
 public record ObjlogOptions(
     String prefix,
@@ -43,7 +50,8 @@ public record ObjlogOptions(
     Clock clock,
     Sleeper sleeper,
     @Nullable ScheduledExecutorService scheduler,
-    MeterRegistry meterRegistry) {
+    MeterRegistry meterRegistry,
+    RandomGenerator random) {
 
   public ObjlogOptions {
     Objects.requireNonNull(prefix, "prefix");
@@ -52,6 +60,7 @@ public record ObjlogOptions(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(sleeper, "sleeper");
     Objects.requireNonNull(meterRegistry, "meterRegistry");
+    Objects.requireNonNull(random, "random");
     checkPrefix("prefix", prefix);
     checkPrefix("catalogPrefix", catalogPrefix);
     checkPrefix("segmentRootPrefix", segmentRootPrefix);
@@ -106,8 +115,12 @@ public record ObjlogOptions(
         .clock(clock)
         .sleeper(sleeper)
         .scheduler(scheduler)
-        .meterRegistry(meterRegistry);
+        .meterRegistry(meterRegistry)
+        .random(random);
   }
+
+  /** Shared by default so that equal settings still give equal options. */
+  private static final SecureRandom DEFAULT_RANDOM = new SecureRandom();
 
   /** Builds {@link ObjlogOptions}. Not thread-safe. */
   public static final class Builder {
@@ -122,6 +135,7 @@ public record ObjlogOptions(
     private Sleeper sleeper = Sleeper.SYSTEM;
     private @Nullable ScheduledExecutorService scheduler;
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
+    private @Nullable RandomGenerator random;
 
     private Builder() {}
 
@@ -177,9 +191,16 @@ public record ObjlogOptions(
       return this;
     }
 
+    /** See {@link ObjlogOptions#random()}: only for reproducible tests. */
+    public Builder random(RandomGenerator value) {
+      random = value;
+      return this;
+    }
+
     public ObjlogOptions build() {
       return new ObjlogOptions(prefix, catalogPrefix, segmentRootPrefix, leafLimit, indexLimit,
-          pageCacheBytes, maxCachedHeads, clock, sleeper, scheduler, meterRegistry);
+          pageCacheBytes, maxCachedHeads, clock, sleeper, scheduler, meterRegistry,
+          random != null ? random : DEFAULT_RANDOM);
     }
   }
 }

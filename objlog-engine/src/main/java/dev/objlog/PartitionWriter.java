@@ -82,7 +82,8 @@ public interface PartitionWriter extends AutoCloseable {
 
   /**
    * Cuts the batch being built and returns a future that completes when everything accepted so
-   * far is committed (with that head), or fails with the terminal cause.
+   * far is committed (with that head), or fails with the terminal cause. Never blocks: when the
+   * pending budget is full, the cut happens as soon as a commit frees room.
    */
   CompletableFuture<PartitionHead> flushAsync();
 

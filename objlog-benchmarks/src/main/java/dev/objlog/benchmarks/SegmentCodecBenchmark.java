@@ -34,7 +34,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * 1 KiB records per operation, 1 MiB blocks (so exactly 16 blocks), XXH64. The raw benchmarks
  * compress the very raw blocks the segment encoder builds and decompress the very frames, so the
  * ratio isolates what the format adds (record framing, hashing, validation, record objects).
- * {@code segmentDecode} replays through the zero-copy {@code RecordCursor};
+ * {@code segmentDecode} replays through the zero-copy {@code RecordCursor} over an in-memory reader
+ * that lends block bytes ({@code RangeReader.ofBytes}: no copy, as a memory or mapped store can);
+ * {@code segmentDecodeReadInto} the same through a reader that copies each block into the
+ * cursor's buffer ({@code readInto}, as a network store's response body must);
  * {@code segmentDecodeCopying} through {@code records()}, one record object and value copy each.
  * Throughput in MB/s of raw record bytes = 16 MiB / (ms per op).
  */
@@ -153,7 +156,10 @@ public class SegmentCodecBenchmark {
    */
   @Benchmark
   public void segmentDecode(Blackhole bh) {
-    SegmentReader reader = SegmentReader.open(RangeReader.ofBytes(segment), segment.length);
+    replay(SegmentReader.open(RangeReader.ofBytes(segment), segment.length), bh);
+  }
+
+  private static void replay(SegmentReader reader, Blackhole bh) {
     try (RecordCursor cursor = reader.cursor()) {
       while (cursor.next()) {
         bh.consume(cursor.lsn());
@@ -162,6 +168,24 @@ public class SegmentCodecBenchmark {
         bh.consume(cursor.valueLength());
       }
     }
+  }
+
+  /** As {@link #segmentDecode}, but every block is copied into the cursor's buffer first. */
+  @Benchmark
+  public void segmentDecodeReadInto(Blackhole bh) {
+    RangeReader lending = RangeReader.ofBytes(segment);
+    RangeReader copying = new RangeReader() {
+      @Override
+      public byte[] read(long offset, int length) {
+        return lending.read(offset, length);
+      }
+
+      @Override
+      public int readInto(long offset, int length, byte[] dst, int dstOffset) {
+        return lending.readInto(offset, length, dst, dstOffset);
+      }
+    };
+    replay(SegmentReader.open(copying, segment.length), bh);
   }
 
   /** The copying path: {@code records()}, one {@link SegmentRecord} with its own value per record. */

@@ -11,13 +11,19 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-/** A child JVM on this test class path whose stdout lines are collected as they arrive. */
-final class ChildJvm implements AutoCloseable {
-  final Process process;
-  final List<String> lines = new CopyOnWriteArrayList<>();
+/**
+ * A child JVM on this test class path whose stdout lines are collected as they arrive. Public for
+ * the Spring module's crash tests (through the engine's test jar).
+ *
+ * <p>Thread-safety: {@link #lines} is safe to read while the child runs; drive one child from one
+ * thread.
+ */
+public final class ChildJvm implements AutoCloseable {
+  public final Process process;
+  public final List<String> lines = new CopyOnWriteArrayList<>();
   private final Thread pump;
 
-  ChildJvm(Class<?> main, String... args) throws IOException {
+  public ChildJvm(Class<?> main, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
@@ -37,7 +43,7 @@ final class ChildJvm implements AutoCloseable {
     pump.start();
   }
 
-  boolean awaitLine(String exact, long timeoutMillis) throws InterruptedException {
+  public boolean awaitLine(String exact, long timeoutMillis) throws InterruptedException {
     long deadline = System.currentTimeMillis() + timeoutMillis;
     while (System.currentTimeMillis() < deadline) {
       if (lines.contains(exact)) {
@@ -58,13 +64,13 @@ final class ChildJvm implements AutoCloseable {
    * also closes our end of the pipe, which silently drops the child's last unread lines (the
    * reports of exactly the records acknowledged just before the kill).
    */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.toHandle().destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
     pump.join(5000);
   }
 
-  int await(long seconds) throws InterruptedException {
+  public int await(long seconds) throws InterruptedException {
     if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
       kill();
       throw new AssertionError("child did not finish in " + seconds + " s; output tail " + tail());
@@ -73,7 +79,7 @@ final class ChildJvm implements AutoCloseable {
     return process.exitValue();
   }
 
-  String tail() {
+  public String tail() {
     int n = lines.size();
     return String.valueOf(lines.subList(Math.max(0, n - 15), n));
   }

@@ -1,5 +1,8 @@
 package dev.objlog.format.segment;
 
+import java.nio.ByteBuffer;
+import org.jspecify.annotations.Nullable;
+
 /**
  * Fetches bytes of one segment object by range, the only way a {@link SegmentReader} sees the
  * object. The caller supplies it (typically a ranged GET on an object store).
@@ -32,7 +35,22 @@ public interface RangeReader {
     return length;
   }
 
-  /** A reader over bytes already in memory (copies each requested range). */
+  /**
+   * The {@code length} bytes at {@code offset} without copying them, when the reader already holds
+   * them in memory (or has just received them into an array of its own): a buffer whose {@code
+   * remaining()} bytes are the range. Null (the default) means the reader cannot, and block reads go
+   * through {@link #readInto}. A {@link RecordCursor} reads block bytes straight from the view and
+   * never writes to it; the bytes must stay unchanged for as long as records read from them are in
+   * use. A buffer of the wrong length is treated like a short {@link #read}.
+   */
+  default @Nullable ByteBuffer view(long offset, int length) {
+    return null;
+  }
+
+  /**
+   * A reader over bytes already in memory, which must not change while it is in use: {@link #read}
+   * and {@link #readInto} copy the range, {@link #view} lends it.
+   */
   static RangeReader ofBytes(byte[] object) {
     return new RangeReader() {
       @Override
@@ -46,6 +64,12 @@ public interface RangeReader {
         check(offset, length);
         System.arraycopy(object, (int) offset, dst, dstOffset, length);
         return length;
+      }
+
+      @Override
+      public ByteBuffer view(long offset, int length) {
+        check(offset, length);
+        return ByteBuffer.wrap(object, (int) offset, length);
       }
 
       private void check(long offset, int length) {

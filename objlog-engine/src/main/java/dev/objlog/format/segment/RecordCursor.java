@@ -1,12 +1,9 @@
 package dev.objlog.format.segment;
 
 import static dev.objlog.format.segment.SegmentFormat.BLOCK_PREAMBLE_SIZE;
-import static dev.objlog.format.segment.SegmentFormat.MAX_STORED_BLOCK_SIZE;
 import static dev.objlog.format.segment.SegmentFormat.RECORD_ENVELOPE_SIZE;
 
-import com.github.luben.zstd.ZstdDecompressCtx;
 import dev.objlog.InvalidArgumentException;
-import dev.objlog.ObjlogException;
 import dev.objlog.format.HashAlgorithm;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -21,13 +18,15 @@ import org.jspecify.annotations.Nullable;
  * <p>Blocks are fetched one at a time as the cursor reaches them and are checked completely (preamble
  * equals index entry, block_hash before decompression, decompressed length, every record rule of
  * §1.7) before the first of their records becomes current: a corrupt block yields no record at all.
- * Per block the cursor makes one range read ({@link RangeReader#readInto}) into a buffer reused for
- * the cursor's life, and decompresses through one reused zstd context into another reused buffer
- * (each grown to the largest block met: at most 64 B + 20 MiB and 16 MiB). Advancing allocates
- * nothing per record.
+ * Per block the cursor makes one range read, straight from the reader's bytes when its {@link
+ * RangeReader#view} lends them, else through {@link RangeReader#readInto} into a reused buffer, and
+ * decompresses through one reused zstd context into another reused buffer (each grown to the largest
+ * block met: at most 64 B + 20 MiB and 16 MiB); context and buffers are its {@link DecodeContext}'s.
+ * Advancing allocates nothing per record.
  *
  * <p><b>Lifetime of what it hands out:</b> see {@link RecordView}; buffers are valid while the
- * cursor stays in the block they came from.
+ * cursor stays in the block they came from, except from a {@link SegmentReader#blockCursor}, which
+ * decodes into an array of its own that stays valid for good.
  *
  * <p><b>Errors:</b> as {@link SegmentReader}: {@link dev.objlog.CorruptObjectException} and its
  * subclasses for bad bytes, the {@link RangeReader}'s own exceptions unchanged. Any exception is
@@ -35,8 +34,10 @@ import org.jspecify.annotations.Nullable;
  * no current record (before the first {@link #next}, after it returned false, after a failure or
  * {@link #close}) throw {@link InvalidArgumentException}.
  *
- * <p><b>Resources:</b> holds a native zstd context for compressed segments; {@link #close} releases
- * it (idempotent), and so does reaching the end.
+ * <p><b>Resources:</b> a cursor from {@link SegmentReader#cursor} owns its {@link DecodeContext}
+ * (a native zstd context for compressed segments): {@link #close} releases it (idempotent), and so
+ * does reaching the end or failing. A {@link SegmentReader#blockCursor} leaves the caller's context
+ * open.
  *
  * <p>Thread-safety: not thread-safe; one thread at a time.
  */
@@ -49,13 +50,11 @@ public final class RecordCursor implements RecordView, AutoCloseable {
   private final HashAlgorithm hash;
   private final long from;
   private final int endBlock;
-  /** Whether to keep one native context for all blocks (else zstd makes one per block). */
-  private final boolean reuseContext;
-  private @Nullable ZstdDecompressCtx zstd;
-  /** Range-read buffer: block preamble and stored bytes, reused; at most 64 B + 20 MiB. */
-  private byte[] fetched = EMPTY;
-  /** Decompression buffer, reused; at most 16 MiB. */
-  private byte[] scratch = EMPTY;
+  private final DecodeContext context;
+  /** Whether this cursor closes {@code context} when it ends. */
+  private final boolean ownsContext;
+  /** Whether each block's content is an array of its own, never reused (see blockCursor). */
+  private final boolean detached;
   private int nextBlock;
 
   // The current block: raw content buf[base, base + rawLen).
@@ -80,7 +79,8 @@ public final class RecordCursor implements RecordView, AutoCloseable {
   private boolean closed;
 
   /** Records from {@code from} in blocks {@code [firstBlock, endBlock)} of {@code segment}. */
-  RecordCursor(SegmentReader segment, long from, int firstBlock, int endBlock, boolean reuseContext) {
+  RecordCursor(SegmentReader segment, long from, int firstBlock, int endBlock, DecodeContext context,
+      boolean ownsContext, boolean detached) {
     this.segment = segment;
     this.blocks = segment.blocks();
     this.codec = segment.trailer().codec();
@@ -88,7 +88,9 @@ public final class RecordCursor implements RecordView, AutoCloseable {
     this.from = from;
     this.nextBlock = firstBlock;
     this.endBlock = endBlock;
-    this.reuseContext = reuseContext;
+    this.context = context;
+    this.ownsContext = ownsContext;
+    this.detached = detached;
   }
 
   /**
@@ -142,27 +144,22 @@ public final class RecordCursor implements RecordView, AutoCloseable {
   /** Fetches and checks block {@code index} completely, then makes it current. */
   private void load(int index) {
     BlockInfo info = blocks.get(index);
-    int fetchLength = BLOCK_PREAMBLE_SIZE + (int) info.storedSize(); // <= 64 B + 20 MiB, validated
-    if (fetched.length < fetchLength) {
-      // Stored sizes of neighbouring blocks differ by a few bytes up or down: an eighth of headroom
-      // spares regrowing (and zeroing) the buffer for most of them. Still capped by the format.
-      fetched = new byte[(int) Math.min(fetchLength + (fetchLength >> 3),
-          (long) BLOCK_PREAMBLE_SIZE + MAX_STORED_BLOCK_SIZE)];
-    }
-    segment.fetchBlockInto(info, fetched);
-    BlockDecoder.checkStored(info, hash, fetched, BLOCK_PREAMBLE_SIZE);
+    // Codec none serves records from the fetched bytes, so a detached block must not land in the
+    // reused fetch buffer.
+    SegmentReader.BlockBytes fetched =
+        segment.fetchBlockBytes(info, context, detached && codec == Codec.NONE);
+    int stored = fetched.offset() + BLOCK_PREAMBLE_SIZE;
+    BlockDecoder.checkStored(info, hash, fetched.array(), stored);
     int raw = (int) info.rawSize();
     byte[] b;
     int at;
     if (codec == Codec.NONE) {
-      b = fetched;
-      at = BLOCK_PREAMBLE_SIZE;
+      b = fetched.array();
+      at = stored;
     } else {
-      if (scratch.length < raw) {
-        scratch = new byte[raw]; // raw_size <= 16 MiB, validated with the index
-      }
-      BlockDecoder.decompress(info, fetched, BLOCK_PREAMBLE_SIZE, scratch, context());
-      b = scratch;
+      // raw_size <= 16 MiB, validated with the index
+      b = detached ? new byte[raw] : context.scratch(raw);
+      BlockDecoder.decompress(info, fetched.array(), stored, b, context.zstd());
       at = 0;
     }
     BlockDecoder.validateRecords(info, b, at, raw);
@@ -176,34 +173,17 @@ public final class RecordCursor implements RecordView, AutoCloseable {
     lsn = info.baseLsn() - 1; // two's complement: base 0 gives -1, and the first lsn++ gives 0
   }
 
-  private @Nullable ZstdDecompressCtx context() {
-    if (!reuseContext) {
-      return null;
-    }
-    ZstdDecompressCtx ctx = zstd;
-    if (ctx == null) {
-      try {
-        ctx = new ZstdDecompressCtx();
-      } catch (RuntimeException e) {
-        throw new ObjlogException("zstd: cannot create a decompression context: " + e.getMessage(), e);
-      }
-      zstd = ctx;
-    }
-    return ctx;
-  }
-
-  /** Drops the buffers and the native context; the cursor has no current block afterwards. */
+  /**
+   * Drops the current block, and closes the context if the cursor owns it; the cursor has no
+   * current block afterwards.
+   */
   private void releaseBuffers() {
     block = null;
     buf = EMPTY;
-    fetched = EMPTY;
-    scratch = EMPTY;
     content = null;
     remaining = 0;
-    ZstdDecompressCtx ctx = zstd;
-    if (ctx != null) {
-      zstd = null;
-      ctx.close();
+    if (ownsContext) {
+      context.close();
     }
   }
 
@@ -318,7 +298,7 @@ public final class RecordCursor implements RecordView, AutoCloseable {
     return new SegmentRecord(lsn, ts, headers, Arrays.copyOfRange(buf, valueAt, valueAt + valueLen));
   }
 
-  /** Releases the decompression buffer and the native zstd context. Idempotent. */
+  /** Drops the current block and releases the context if the cursor owns it. Idempotent. */
   @Override
   public void close() {
     closed = true;

@@ -7,6 +7,7 @@ import static dev.objlog.format.segment.SegmentFormat.TRAILER_SIZE;
 import dev.objlog.InvalidArgumentException;
 import dev.objlog.IntegrityException;
 import dev.objlog.format.HashAlgorithm;
+import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -98,8 +99,7 @@ public final class SegmentReader {
     byte[] b = reader.read(offset, length);
     // Defensive even under @NullMarked: the reader is foreign code.
     if (b == null || b.length != length) {
-      throw Layout.corrupt("range read of " + length + " bytes at " + offset + " returned "
-          + (b == null ? "nothing" : b.length + " bytes"));
+      throw shortRead(offset, length, b == null ? -1 : b.length);
     }
     return b;
   }
@@ -171,20 +171,45 @@ public final class SegmentReader {
     return b;
   }
 
+  /** Where a block's bytes (preamble, then stored bytes) start: {@code array[offset, ...)}. */
+  record BlockBytes(byte[] array, int offset) {}
+
   /**
-   * As {@link #fetchBlock}, into {@code dst[0, 64 + stored_size)} through {@link
-   * RangeReader#readInto}; {@code dst} must be at least that long (stored_size is validated, so at
-   * most 64 B + 20 MiB).
+   * As {@link #fetchBlock}, for cursors: the reader's {@link RangeReader#view} when it lends one,
+   * else {@link RangeReader#readInto} into {@code context}'s reused fetch buffer or, with {@code
+   * fresh}, into a new array the caller may keep. The length is validated (at most 64 B + 20 MiB).
    */
-  void fetchBlockInto(BlockInfo entry, byte[] dst) {
+  BlockBytes fetchBlockBytes(BlockInfo entry, DecodeContext context, boolean fresh) {
     int length = BLOCK_PREAMBLE_SIZE + (int) entry.storedSize();
-    int n = reader.readInto(entry.offset(), length, dst, 0);
-    if (n != length) {
-      throw Layout.corrupt("range read of " + length + " bytes at " + entry.offset() + " returned "
-          + (n < 0 ? "nothing" : n + " bytes"));
+    BlockBytes got;
+    ByteBuffer view = reader.view(entry.offset(), length);
+    if (view != null) {
+      if (view.remaining() != length) {
+        throw shortRead(entry.offset(), length, view.remaining());
+      }
+      if (view.hasArray() && !view.isReadOnly()) {
+        got = new BlockBytes(view.array(), view.arrayOffset() + view.position());
+      } else {
+        byte[] dst = fresh ? new byte[length] : context.fetchBuffer(length);
+        view.duplicate().get(dst, 0, length);
+        got = new BlockBytes(dst, 0);
+      }
+    } else {
+      byte[] dst = fresh ? new byte[length] : context.fetchBuffer(length);
+      int n = reader.readInto(entry.offset(), length, dst, 0);
+      if (n != length) {
+        throw shortRead(entry.offset(), length, n);
+      }
+      got = new BlockBytes(dst, 0);
     }
-    BlockInfo found = Layout.parseBlockPreamble(dst, 0, entry.offset(), trailer.codec());
+    BlockInfo found = Layout.parseBlockPreamble(got.array(), got.offset(), entry.offset(), trailer.codec());
     Layout.requireSameBlock(found, entry);
+    return got;
+  }
+
+  private static RuntimeException shortRead(long offset, int length, int got) {
+    return Layout.corrupt("range read of " + length + " bytes at " + offset + " returned "
+        + (got < 0 ? "nothing" : got + " bytes"));
   }
 
   /**
@@ -236,7 +261,7 @@ public final class SegmentReader {
       return OptionalLong.of(block.baseLsn());
     }
     // Only this block, read in place: no record is copied to find the LSN.
-    try (RecordCursor cursor = new RecordCursor(this, block.baseLsn(), lo, lo + 1, false)) {
+    try (RecordCursor cursor = new RecordCursor(this, block.baseLsn(), lo, lo + 1, new DecodeContext(false), true, false)) {
       while (cursor.next()) {
         if (cursor.timestampMs() >= timestampMs) {
           return OptionalLong.of(cursor.lsn());
@@ -255,7 +280,24 @@ public final class SegmentReader {
    */
   public RecordCursor cursor(long fromLsn) {
     int first = blockIndexForLsn(fromLsn);
-    return new RecordCursor(this, fromLsn, first < 0 ? blocks.size() : first, blocks.size(), true);
+    return new RecordCursor(this, fromLsn, first < 0 ? blocks.size() : first, blocks.size(),
+        new DecodeContext(), true, false);
+  }
+
+  /**
+   * A zero-copy cursor over block {@code blockIndex} alone that decodes through the caller's {@code
+   * context} (its native zstd state and fetch buffer, reused across blocks; the cursor does not
+   * close it) and whose records stay valid for good: the block's content is decompressed into an
+   * array of its own (or, for codec none, read into one or lent by the {@link RangeReader#view}), so
+   * the buffers the cursor hands out may be kept after it moves on, for a cache of decoded blocks.
+   * Checks as {@link #cursor(long)}.
+   *
+   * @throws InvalidArgumentException if there is no such block
+   */
+  public RecordCursor blockCursor(int blockIndex, DecodeContext context) {
+    Objects.requireNonNull(context, "context");
+    int index = checkBlockIndex(blockIndex);
+    return new RecordCursor(this, blocks.get(index).baseLsn(), index, index + 1, context, false, true);
   }
 
   /** A zero-copy cursor over every record of the segment, in LSN order. */
@@ -285,7 +327,8 @@ public final class SegmentReader {
   public Iterator<SegmentRecord> records(long fromLsn) {
     int first = blockIndexForLsn(fromLsn);
     return new RecordIterator(
-        new RecordCursor(this, fromLsn, first < 0 ? blocks.size() : first, blocks.size(), false));
+        new RecordCursor(this, fromLsn, first < 0 ? blocks.size() : first, blocks.size(),
+            new DecodeContext(false), true, false));
   }
 
   /** Every record of the segment, in LSN order. */

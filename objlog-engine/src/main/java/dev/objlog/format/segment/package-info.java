@@ -9,7 +9,9 @@
  * blocks placed in order, index, segment hash, trailer); the ranged-read {@link
  * dev.objlog.format.segment.SegmentReader} (trailer, preamble, index, then one block at a time; seek
  * by LSN and by timestamp; records copied out or read in place through a {@link
- * dev.objlog.format.segment.RecordCursor}), the index-free {@link dev.objlog.format.segment.SequentialSegmentReader},
+ * dev.objlog.format.segment.RecordCursor}, whose zstd context and buffers a {@link
+ * dev.objlog.format.segment.DecodeContext} keeps between blocks), the index-free {@link
+ * dev.objlog.format.segment.SequentialSegmentReader},
  * and the value types of records, blocks, preamble, trailer and the catalog's expected {@link
  * dev.objlog.format.segment.SegmentRef}.
  *

@@ -126,6 +126,7 @@ public final class DefaultLogReader implements LogReader {
       w.close();
     }
     poller.close();
+    segments.close();
     for (DefaultPartitionReader r : partitions.values()) {
       r.tracker.wakeAll();
     }

@@ -59,6 +59,12 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
   // the block being consumed
   private @Nullable List<ReadRecord> records;
   private int recordIndex;
+  /**
+   * Records handed out and not yet counted: the meter is told once per block (and at close), not
+   * per record, which showed up in ≈ 5 % of a replay's CPU samples. The consumer's field: a close
+   * from another thread may count a block's records late or not at all, which only the meter sees.
+   */
+  private long uncounted;
 
   /** One block to read: the segment's open (shared by its blocks) and the block's decode. */
   private record Unit(CompletableFuture<List<ReadRecord>> records) {}
@@ -118,6 +124,7 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
           return true;
         }
         records = null;
+        countRecords();
       }
       try {
         fill();
@@ -150,8 +157,15 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
     }
     ReadRecord r = Objects.requireNonNull(records).get(recordIndex++);
     position = r.lsn() + 1;
-    reader.meters.records.increment();
+    uncounted++;
     return r;
+  }
+
+  private void countRecords() {
+    if (uncounted > 0) {
+      reader.meters.records.increment(uncounted);
+      uncounted = 0;
+    }
   }
 
   /**
@@ -261,6 +275,7 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    countRecords();
     for (Unit u : pending.toArray(new Unit[0])) {
       u.records().cancel(false);
     }

@@ -7,19 +7,22 @@ import dev.objlog.format.HashAlgorithm;
 import dev.objlog.format.catalog.LeafEntry;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.format.segment.Codec;
-import dev.objlog.format.segment.DecodedBlock;
+import dev.objlog.format.segment.DecodeContext;
 import dev.objlog.format.segment.RangeReader;
+import dev.objlog.format.segment.RecordCursor;
 import dev.objlog.format.segment.RecordHeader;
+import dev.objlog.format.segment.RecordView;
 import dev.objlog.format.segment.SegmentFormat;
 import dev.objlog.format.segment.SegmentReader;
 import dev.objlog.format.segment.SegmentReaderOptions;
-import dev.objlog.format.segment.SegmentRecord;
 import dev.objlog.format.segment.SegmentRef;
 import dev.objlog.internal.cache.ByteWeightedCache;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.store.ObjectStore;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -36,6 +39,11 @@ import org.jspecify.annotations.Nullable;
  * trailer together (they are adjacent at the end of the object, and the entry says where the index
  * starts), then the 64-byte file preamble.
  *
+ * <p>Blocks are decoded in place ({@link SegmentReader#blockCursor}): one array per block holds
+ * its decompressed content and every record's value is a view of it, so a value is never copied.
+ * The native zstd contexts that decoding needs are pooled ({@link #MAX_IDLE_CONTEXTS} kept idle;
+ * each in use by one thread at a time) and freed by {@link #close}.
+ *
  * <p>Thread-safety: safe for concurrent use; cached values are immutable.
  */
 final class SegmentAccess {
@@ -46,12 +54,21 @@ final class SegmentAccess {
    */
   static final long WHOLE_OBJECT_BYTES = 256 << 10;
 
+  /**
+   * Idle decode contexts kept for reuse: enough for the executor's read-ahead and a few reading
+   * threads; more are made when needed and freed on return.
+   */
+  static final int MAX_IDLE_CONTEXTS = 8;
+
   /** Bytes charged per cached record beyond its value and headers. */
   private static final int RECORD_OVERHEAD = 96;
 
   private final ObjectStore store;
   private final ByteWeightedCache<String, OpenSegment> segments;
   private final ByteWeightedCache<BlockKey, List<ReadRecord>> blocks;
+  /** Idle decode contexts; guarded by itself. */
+  private final ArrayDeque<DecodeContext> idle = new ArrayDeque<>();
+  private boolean closed; // guarded by idle
 
   SegmentAccess(ObjectStore store, long segmentCacheBytes, long blockCacheBytes) {
     this.store = store;
@@ -109,32 +126,78 @@ final class SegmentAccess {
     return blocks.get(key, k -> decode(segment, index, meters));
   }
 
-  private static List<ReadRecord> decode(OpenSegment segment, int index, ReaderMeters meters) {
-    DecodedBlock block = segment.reader().readBlock(index);
-    meters.blockReads.increment();
-    List<ReadRecord> out = new ArrayList<>(block.records().size());
-    for (SegmentRecord r : block.records()) {
-      out.add(toReadRecord(segment.partition(), r));
+  private List<ReadRecord> decode(OpenSegment segment, int index, ReaderMeters meters) {
+    DecodeContext context = borrowContext();
+    boolean failed = true;
+    try (RecordCursor cursor = segment.reader().blockCursor(index, context)) {
+      List<ReadRecord> out = new ArrayList<>((int) segment.reader().blocks().get(index).recordCount());
+      while (cursor.next()) {
+        out.add(toReadRecord(segment.partition(), cursor));
+      }
+      meters.blockReads.increment();
+      failed = false;
+      return Collections.unmodifiableList(out);
+    } finally {
+      // A context that saw a failure is not reused: it costs little to make a new one.
+      returnContext(context, failed);
     }
-    return List.copyOf(out);
   }
 
-  static ReadRecord toReadRecord(int partition, SegmentRecord r) {
-    List<Header> headers;
-    if (r.headers().isEmpty()) {
-      headers = List.of();
-    } else {
-      headers = new ArrayList<>(r.headers().size());
-      for (RecordHeader h : r.headers()) {
-        try {
-          headers.add(Header.of(h.key(), h.value()));
-        } catch (InvalidArgumentException e) {
-          throw new CorruptObjectException("segment record " + Long.toUnsignedString(r.lsn())
-              + " has an invalid header: " + e.getMessage(), e);
+  private DecodeContext borrowContext() {
+    synchronized (idle) {
+      DecodeContext c = idle.pollLast();
+      if (c != null) {
+        return c;
+      }
+    }
+    return new DecodeContext();
+  }
+
+  private void returnContext(DecodeContext context, boolean discard) {
+    if (!discard) {
+      synchronized (idle) {
+        if (!closed && idle.size() < MAX_IDLE_CONTEXTS) {
+          idle.addLast(context);
+          return;
         }
       }
     }
-    return new ReadRecord(partition, r.lsn(), r.timestampMs(), headers, ByteBuffer.wrap(r.value()));
+    context.close();
+  }
+
+  /**
+   * Frees the idle decode contexts; a decode still running (read-ahead of a replay) frees its own
+   * when it ends.
+   */
+  void close() {
+    List<DecodeContext> drained;
+    synchronized (idle) {
+      closed = true;
+      drained = List.copyOf(idle);
+      idle.clear();
+    }
+    drained.forEach(DecodeContext::close);
+  }
+
+  /** A record read in place: its value is a read-only view of the block's own array. */
+  private static ReadRecord toReadRecord(int partition, RecordView r) {
+    List<Header> headers = r.headerCount() == 0 ? List.of() : toHeaders(r.lsn(), r.headers());
+    // A slice of the block's (read-only) content: ReadRecord slices it once more, and that is all.
+    ByteBuffer value = r.blockContent().slice(r.valueOffset(), r.valueLength());
+    return new ReadRecord(partition, r.lsn(), r.timestampMs(), headers, value);
+  }
+
+  private static List<Header> toHeaders(long lsn, List<RecordHeader> raw) {
+    List<Header> headers = new ArrayList<>(raw.size());
+    for (RecordHeader h : raw) {
+      try {
+        headers.add(Header.of(h.key(), h.value()));
+      } catch (InvalidArgumentException e) {
+        throw new CorruptObjectException("segment record " + Long.toUnsignedString(lsn)
+            + " has an invalid header: " + e.getMessage(), e);
+      }
+    }
+    return headers;
   }
 
   private static int weigh(List<ReadRecord> records) {
@@ -206,6 +269,12 @@ final class SegmentAccess {
         return out;
       }
       return store.getRange(key, offset, length);
+    }
+
+    /** Lends the array the store just returned (or a copy of the tail): blocks are not copied again. */
+    @Override
+    public ByteBuffer view(long offset, int length) {
+      return ByteBuffer.wrap(read(offset, length));
     }
 
     /**

@@ -45,7 +45,6 @@ import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.TransientStoreException;
 import java.io.ByteArrayOutputStream;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,7 +98,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safety: safe for concurrent use.
  */
 public final class WriterEngine implements PartitionWriter {
-  private static final SecureRandom RANDOM = new SecureRandom();
   private static final double EMA_WEIGHT = 0.2;
   /**
    * The last LSN a record can be committed with: a head's next LSN must stay below the reserved
@@ -402,7 +400,7 @@ public final class WriterEngine implements PartitionWriter {
   private Segment newBatch() {
     byte[] uuid = new byte[16];
     do {
-      RANDOM.nextBytes(uuid);
+      runtime.options().random().nextBytes(uuid);
     } while (Id128.of(uuid).isZero());
     WriterOptions.Pipeline p = options.pipeline();
     SegmentEncoderOptions encoderOptions = new SegmentEncoderOptions(Integer.toUnsignedLong(partition),
@@ -1124,8 +1122,17 @@ public final class WriterEngine implements PartitionWriter {
     }
   }
 
+  /**
+   * Never blocks, so that {@code flushAsync} is safe on any thread, the log's scheduler threads
+   * (a commit callback) included: when the pending budget has no room for the batch being built,
+   * its cut is remembered (the next commit that frees room does it) and the flush follows that
+   * batch, which is the last one and commits after every earlier one.
+   */
   private CompletableFuture<PartitionHead> flushLocked() {
-    cutLocked(true, false);
+    Segment building = active;
+    if (building != null && !cutLocked(false, true)) {
+      return building.settled.copy();
+    }
     CompletableFuture<PartitionHead> last = lastCut;
     if (last == null || (last.isDone() && !last.isCompletedExceptionally())) {
       return CompletableFuture.completedFuture(committed);

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -195,7 +197,7 @@ class RecordCursorTests {
   }
 
   @Test
-  void blockReadsGoThroughReadIntoAndAShortReadIsCorruption() {
+  void blockReadsOfAReaderThatDoesNotLendGoThroughReadIntoAndAShortReadIsCorruption() {
     TestSegments.Encoded e = segment(Codec.ZSTD, HashAlgorithm.XXH64, 50_000, 4096);
     byte[] bytes = e.bytes();
     long firstBlock = SegmentReader.open(RangeReader.ofBytes(bytes), bytes.length).blocks().get(0).offset();
@@ -225,6 +227,92 @@ class RecordCursorTests {
         ? new byte[length + 1] : RangeReader.ofBytes(bytes).read(offset, length), bytes.length);
     assertThatThrownBy(() -> drain(lying)).isExactlyInstanceOf(CorruptObjectException.class)
         .hasMessageContaining("range read");
+  }
+
+  /** A reader that cannot lend its bytes: cursors read blocks through readInto into their buffer. */
+  private static RangeReader copying(byte[] bytes) {
+    return viewing(bytes, (offset, length) -> null);
+  }
+
+  @ParameterizedTest(name = "{0}, lending reader: {1}")
+  @CsvSource({"ZSTD, true", "ZSTD, false", "NONE, true", "NONE, false"})
+  void blockCursorRecordsStayValidAfterTheCursorMovesOnAndTheContextIsReused(Codec codec, boolean lending) {
+    TestSegments.Encoded e = segment(codec, HashAlgorithm.XXH64, 200_000, 8192);
+    byte[] bytes = e.bytes();
+    SegmentReader segment = SegmentReader.open(lending ? RangeReader.ofBytes(bytes) : copying(bytes), bytes.length);
+    List<SegmentRecord> all = SegmentConformanceTests.collect(segment.records());
+    assertThat(segment.blocks().size()).isGreaterThan(10);
+    List<Long> lsns = new ArrayList<>();
+    List<ByteBuffer> values = new ArrayList<>();
+    try (DecodeContext context = new DecodeContext()) {
+      for (int b = 0; b < segment.blocks().size(); b++) {
+        try (RecordCursor cursor = segment.blockCursor(b, context)) {
+          while (cursor.next()) {
+            lsns.add(cursor.lsn());
+            values.add(cursor.value());
+          }
+        }
+      }
+    }
+    // Checked only after every block went through the one context (and it closed).
+    assertThat(lsns).containsExactlyElementsOf(all.stream().map(SegmentRecord::lsn).toList());
+    for (int i = 0; i < all.size(); i++) {
+      assertThat(bytes(values.get(i))).as("record %d", i).isEqualTo(all.get(i).value());
+    }
+  }
+
+  @Test
+  void aClosedDecodeContextIsRefused() {
+    TestSegments.Encoded e = segment(Codec.ZSTD, HashAlgorithm.XXH64, 20_000, 4096);
+    SegmentReader segment = SegmentReader.open(RangeReader.ofBytes(e.bytes()), e.bytes().length);
+    DecodeContext context = new DecodeContext();
+    context.close();
+    try (RecordCursor cursor = segment.blockCursor(0, context)) {
+      assertThatThrownBy(cursor::next).isExactlyInstanceOf(InvalidArgumentException.class)
+          .hasMessageContaining("decode context is closed");
+    }
+    assertThatThrownBy(() -> segment.blockCursor(segment.blocks().size(), new DecodeContext()))
+        .isExactlyInstanceOf(InvalidArgumentException.class);
+  }
+
+  /** A reader over {@code bytes} that copies on read and readInto and lends what {@code view} gives. */
+  private static RangeReader viewing(byte[] bytes, BiFunction<Long, Integer, @Nullable ByteBuffer> view) {
+    RangeReader inMemory = RangeReader.ofBytes(bytes);
+    return new RangeReader() {
+      @Override
+      public byte[] read(long offset, int length) {
+        return inMemory.read(offset, length);
+      }
+
+      @Override
+      public int readInto(long offset, int length, byte[] dst, int dstOffset) {
+        return inMemory.readInto(offset, length, dst, dstOffset);
+      }
+
+      @Override
+      public @Nullable ByteBuffer view(long offset, int length) {
+        return view.apply(offset, length);
+      }
+    };
+  }
+
+  @Test
+  void viewsAreReadInPlaceOrCopiedAndAViewOfTheWrongLengthIsCorruption() {
+    TestSegments.Encoded e = segment(Codec.ZSTD, HashAlgorithm.XXH64, 50_000, 4096);
+    byte[] bytes = e.bytes();
+    RangeReader inMemory = RangeReader.ofBytes(bytes);
+    SegmentReader plain = SegmentReader.open(inMemory, bytes.length);
+    List<SegmentRecord> all = SegmentConformanceTests.collect(plain.records());
+    long firstBlock = plain.blocks().get(0).offset();
+
+    // A read-only view has no accessible array: its bytes are copied into the cursor's buffer.
+    RangeReader readOnlyViews = viewing(bytes, (offset, length) -> inMemory.view(offset, length).asReadOnlyBuffer());
+    assertThat(viewedRecords(SegmentReader.open(readOnlyViews, bytes.length), 0)).containsExactlyElementsOf(all);
+
+    RangeReader shortView = viewing(bytes, (offset, length) -> offset == firstBlock
+        ? ByteBuffer.wrap(bytes, (int) (long) offset, length - 1) : inMemory.view(offset, length));
+    assertThatThrownBy(() -> drain(SegmentReader.open(shortView, bytes.length)))
+        .isExactlyInstanceOf(CorruptObjectException.class).hasMessageContaining("range read");
   }
 
   /**

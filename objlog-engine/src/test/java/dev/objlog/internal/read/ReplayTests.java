@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.objlog.LsnExpiredException;
+import dev.objlog.ObjlogOptions;
+import dev.objlog.internal.metrics.MetricNames;
 import dev.objlog.read.LogReader;
 import dev.objlog.read.PartitionReader;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.read.ReaderOptions;
 import dev.objlog.store.memory.MemoryObjectStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -106,6 +109,23 @@ class ReplayTests {
         assertThat(replayed(reader.partition(2), 45)).containsExactlyElementsOf(lsns(45, 50));
       }
     }
+  }
+
+  /** The meter is told per block, not per record: whole and early-stopped replays both add up. */
+  @ParameterizedTest
+  @ValueSource(ints = {0, 4})
+  void replayCountsEveryRecordItReturned(int depth) {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    try (TestLog t = TestLog.open(new MemoryObjectStore(), ObjlogOptions.builder().meterRegistry(meters))) {
+      t.writer(2).commitSegments(5, 10, 100);
+      try (LogReader reader = t.log.newReader(ReaderOptions.builder().readAheadBlocks(depth).build())) {
+        assertThat(replayed(reader.partition(2), 0)).hasSize(50);
+        try (Stream<ReadRecord> s = reader.partition(2).replay(3)) {
+          assertThat(s.limit(4).count()).isEqualTo(4);
+        }
+      }
+    }
+    assertThat(meters.get(MetricNames.READER_RECORDS).counter().count()).isEqualTo(54.0);
   }
 
   @Test

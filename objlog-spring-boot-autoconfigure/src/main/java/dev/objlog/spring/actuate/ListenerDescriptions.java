@@ -45,6 +45,23 @@ final class ListenerDescriptions {
       partitions.add(p);
     }
     details.put("partitionStatus", partitions);
+    if (container.getGroup() != null) {
+      Map<String, Object> group = new LinkedHashMap<>();
+      group.put("group", container.getGroup());
+      group.put("instanceId", container.getInstanceId());
+      group.put("members", container.getGroupMembers());
+      List<Map<String, Object>> leases = new ArrayList<>();
+      for (ObjlogListenerContainer.PartitionLease lease : container.getPartitionLeases()) {
+        Map<String, Object> l = new LinkedHashMap<>();
+        l.put("partition", lease.partition());
+        l.put("owner", lease.owner());
+        l.put("until", lease.until());
+        l.put("heldByThisInstance", lease.heldByThisInstance());
+        leases.add(l);
+      }
+      group.put("leases", leases);
+      details.put("group", group);
+    }
     return details;
   }
 

@@ -1,6 +1,7 @@
 package dev.objlog.spring.autoconfigure;
 
 import dev.objlog.WriterOptions;
+import dev.objlog.spring.core.WriterLeaseSettings;
 import dev.objlog.format.key.StreamIds;
 import dev.objlog.read.ReaderOptions;
 import java.net.URI;
@@ -582,6 +583,9 @@ public class ObjlogProperties implements InitializingBean {
     /** How long a writer's background work keeps retrying before the writer fails. */
     private final Timeouts timeouts = new Timeouts();
 
+    /** Sharing the writer partitions among instances by lease instead of by static configuration. */
+    private final WriterLease lease = new WriterLease();
+
     public String getPartitions() {
       return partitions;
     }
@@ -614,6 +618,10 @@ public class ObjlogProperties implements InitializingBean {
       return timeouts;
     }
 
+    public WriterLease getLease() {
+      return lease;
+    }
+
     /**
      * These settings as engine writer options (with a random writer id, which the template
      * replaces at every opening).
@@ -629,6 +637,68 @@ public class ObjlogProperties implements InitializingBean {
               adaptiveDelay.getMax(), adaptiveDelay.getMultiplier()))
           .timeouts(new WriterOptions.Timeouts(timeouts.getSegmentFinalize(), timeouts.getCatalogPublish()))
           .build();
+    }
+  }
+
+  /**
+   * Writer leases: the instances writing a stream divide its writer partitions among themselves,
+   * each holding a disjoint share by lease (kept by the listeners' checkpoint repository: JDBC
+   * rows, or objects in the bucket; the in-memory one only within one JVM). An instance writes only
+   * the partitions it holds, takes over those of an instance that stopped (at once after an
+   * orderly shutdown, after the ttl after a crash), and keyed sends pick among the held partitions.
+   */
+  public static class WriterLease {
+
+    /** Whether instances share this stream's writer partitions by lease. */
+    private boolean enabled;
+
+    /**
+     * How long a lease lasts without renewal: the partitions of an instance that died stay
+     * unwritten this long.
+     */
+    private Duration ttl = Duration.ofSeconds(30);
+
+    /** How often leases are renewed and free partitions claimed. Unset: a third of the ttl. */
+    private @Nullable Duration renewInterval;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getTtl() {
+      return ttl;
+    }
+
+    public void setTtl(Duration ttl) {
+      this.ttl = ttl;
+    }
+
+    public @Nullable Duration getRenewInterval() {
+      return renewInterval;
+    }
+
+    public void setRenewInterval(@Nullable Duration renewInterval) {
+      this.renewInterval = renewInterval;
+    }
+
+    /**
+     * These settings for the template, or null when disabled.
+     *
+     * @throws IllegalArgumentException when the ttl or renew interval is not positive, or the
+     *     interval is not shorter than the ttl
+     */
+    public @Nullable WriterLeaseSettings toSettings() {
+      if (!enabled) {
+        return null;
+      }
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("the ttl " + ttl + " is not positive");
+      }
+      return renewInterval == null ? WriterLeaseSettings.of(ttl) : new WriterLeaseSettings(ttl, renewInterval);
     }
   }
 

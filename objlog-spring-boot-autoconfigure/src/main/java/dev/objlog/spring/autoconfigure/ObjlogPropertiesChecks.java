@@ -110,6 +110,17 @@ final class ObjlogPropertiesChecks {
         writer.getAdaptiveDelay().getMultiplier()));
     check(property + ".timeouts", () -> new WriterOptions.Timeouts(writer.getTimeouts().getSegmentFinalize(),
         writer.getTimeouts().getCatalogPublish()));
+    ObjlogProperties.WriterLease lease = writer.getLease();
+    if (lease.isEnabled()) {
+      try {
+        lease.toSettings();
+      } catch (IllegalArgumentException e) {
+        throw new ObjlogConfigurationException(property + ".lease",
+            "the writer lease settings cannot be used: " + e.getMessage() + ".",
+            "Set " + property + ".lease.ttl to a positive duration such as 30s, and " + property
+                + ".lease.renew-interval (if set) to a shorter one such as 10s.");
+      }
+    }
   }
 
   private static void check(String property, Runnable build) {

@@ -39,7 +39,7 @@ public record LocalWriterStatus(
 
   /** The states of a partition's writer in this instance. */
   public enum State {
-    /** The partition is outside this instance's writer partitions. */
+    /** The partition is outside this instance's writer partitions, or (leases) it holds no lease of it. */
     NOT_WRITTEN_HERE,
     /** This instance writes the partition but has not needed a writer yet (opened on first send). */
     NOT_OPENED,

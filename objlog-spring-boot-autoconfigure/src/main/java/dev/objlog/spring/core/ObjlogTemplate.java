@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,9 +40,20 @@ import org.springframework.messaging.MessageHeaders;
  * <p><b>Writers.</b> The template owns one {@link PartitionWriter} per partition this instance
  * writes ({@code objlog.streams.<name>.writer.partitions}, all by default), opened on the first
  * send to that partition. Opening a writer fences the partition: any other writer of it (in this
- * or another process) fails its next commit with {@link StaleWriterException}. Until leases
- * arrive, which instance writes which partition is static configuration: two instances writing
- * one partition fence each other, and the one fenced out fails its sends.
+ * or another process) fails its next commit with {@link StaleWriterException}. Without leases,
+ * which instance writes which partition is static configuration: two instances writing one
+ * partition fence each other, and the one fenced out fails its sends.
+ *
+ * <p><b>Writer leases.</b> For a stream with {@link StreamWriterSettings#lease()} set, instances
+ * sharing a {@link WriterLeaseStore} divide the writer partitions among themselves: each claims a
+ * disjoint share by lease, renews it in the background, writes only the partitions it holds, takes
+ * over partitions released by an instance that shut down or whose lease expired, and releases its
+ * own on {@link #close()} (see {@link WriterLeaseKeeper}). A keyed send picks among the held
+ * partitions (so a key's partition changes when the share does); a send naming a partition not held
+ * throws {@link PartitionNotWritableException}, and so does a keyed send while none is held, or
+ * when a rebalance takes the chosen partition away (retry). Losing a lease closes
+ * the partition's writer. Leases only steer writers apart: the catalog fence still decides, so a
+ * writer that bypassed the leases fences this one out as above.
  *
  * <p><b>Futures.</b> Each send returns a future that completes with a {@link SendResult} once the
  * record is committed (readable by every reader), or fails with what the log or store decided:
@@ -76,6 +88,7 @@ public class ObjlogTemplate implements AutoCloseable {
   private final StoreActivity activity;
   private final Map<String, StreamWriterSettings> settings;
   private final Map<String, Slot[]> slots = new LinkedHashMap<>();
+  private final @Nullable WriterLeaseKeeper leases;
   private volatile boolean closed;
 
   /**
@@ -85,10 +98,25 @@ public class ObjlogTemplate implements AutoCloseable {
    * @param converter turns values into record bytes
    * @param clock the source of record timestamps
    * @param activity where store outcomes are recorded for health
-   * @throws IllegalArgumentException if settings name an unknown stream or another partition count
+   * @throws IllegalArgumentException if settings name an unknown stream or another partition
+   *     count, or ask for writer leases (then use the constructor with a {@link WriterLeaseStore})
    */
   public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
       RecordValueConverter converter, Clock clock, StoreActivity activity) {
+    this(streams, settings, converter, clock, activity, null);
+  }
+
+  /**
+   * A template whose streams with {@link StreamWriterSettings#lease()} share their partitions
+   * through {@code leaseStore}. It claims its first share before returning (a round of lease
+   * requests per such stream), then keeps the leases in the background.
+   *
+   * @param leaseStore where writer leases live; needed when a stream's settings ask for leases
+   * @throws IllegalArgumentException as the other constructor, or when a stream asks for leases
+   *     and {@code leaseStore} is null
+   */
+  public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
+      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore) {
     this.streams = Objects.requireNonNull(streams, "streams");
     this.converter = Objects.requireNonNull(converter, "converter");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -103,12 +131,40 @@ public class ObjlogTemplate implements AutoCloseable {
         throw new IllegalArgumentException("writer partitions of stream '" + stream.name() + "' are for "
             + s.partitions().partitionCount() + " partitions, the stream has " + stream.partitions());
       }
+      if (s.lease() != null && leaseStore == null) {
+        throw new IllegalArgumentException("stream '" + stream.name() + "' asks for writer leases, but there is no"
+            + " WriterLeaseStore to keep them in");
+      }
       resolved.put(stream.name(), s);
       Slot[] array = new Slot[stream.partitions()];
       s.partitions().stream().forEach(p -> array[p] = new Slot(stream, p, s));
       slots.put(stream.name(), array);
     }
     this.settings = Map.copyOf(resolved);
+    WriterLeaseKeeper keeper = null;
+    if (leaseStore != null && resolved.values().stream().anyMatch(s -> s.lease() != null)) {
+      keeper = new WriterLeaseKeeper(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeaseKeeper.Listener() {
+        @Override
+        public void granted(String streamName, int partition) {
+          slots.get(streamName)[partition].leaseGranted();
+        }
+
+        @Override
+        public void givingUp(String streamName, int partition) {
+          Slot slot = slots.get(streamName)[partition];
+          slot.holdsLease = false; // before closing: a send that sees it under the slot's lock fails
+          slot.close();
+        }
+      });
+      for (ObjlogStream stream : streams.streams()) {
+        StreamWriterSettings s = resolved.get(stream.name());
+        if (s.lease() != null) {
+          keeper.add(stream.name(), stream.partitions(), s.partitions(), s.lease());
+        }
+      }
+      keeper.start();
+    }
+    this.leases = keeper;
   }
 
   /** A template with default writer settings, the default converter (no JSON) and the system clock. */
@@ -133,8 +189,7 @@ public class ObjlogTemplate implements AutoCloseable {
    * as the record header {@link ObjlogHeaders#KEY}.
    */
   public CompletableFuture<SendResult> send(String streamName, String key, Object value) {
-    ObjlogStream stream = streams.stream(streamName);
-    Slot slot = slot(streamName, KeyPartitioner.partition(Objects.requireNonNull(key, "key"), stream.partitions()));
+    Slot slot = slot(streamName, partitionForKey(streams.stream(streamName), Objects.requireNonNull(key, "key")));
     return slot.send(List.of(Header.of(ObjlogHeaders.KEY, key)),
         converter.toBytes(Objects.requireNonNull(value, "value")));
   }
@@ -160,7 +215,7 @@ public class ObjlogTemplate implements AutoCloseable {
     if (partitionHeader != null) {
       partition = partitionOf(partitionHeader);
     } else if (keyHeader != null) {
-      partition = KeyPartitioner.partition(keyHeader.toString(), stream.partitions());
+      partition = partitionForKey(stream, keyHeader.toString());
     } else if (stream.partitions() == 1) {
       partition = 0;
     } else {
@@ -178,6 +233,19 @@ public class ObjlogTemplate implements AutoCloseable {
       recordHeaders.add(Header.of(name.getBytes(StandardCharsets.UTF_8), bytes));
     });
     return slot.send(recordHeaders, converter.toBytes(message.getPayload()));
+  }
+
+  /** The key's partition: by {@link KeyPartitioner}, among the held ones with writer leases. */
+  private int partitionForKey(ObjlogStream stream, String key) {
+    if (leases == null || !leases.manages(stream.name())) {
+      return KeyPartitioner.partition(key, stream.partitions());
+    }
+    int[] held = leases.held(stream.name());
+    if (held.length == 0) {
+      throw PartitionNotWritableException.notLeased(stream.name(), KeyPartitioner.partition(key, stream.partitions()),
+          PartitionSet.of(held, stream.partitions()));
+    }
+    return held[KeyPartitioner.partition(key, held.length)];
   }
 
   private static int partitionOf(Object header) {
@@ -202,6 +270,7 @@ public class ObjlogTemplate implements AutoCloseable {
     if (slot == null) {
       throw new PartitionNotWritableException(streamName, partition, settings.get(streamName).partitions());
     }
+    slot.checkLease();
     return slot;
   }
 
@@ -235,10 +304,21 @@ public class ObjlogTemplate implements AutoCloseable {
     }
   }
 
-  /** The partitions of a stream this instance writes. */
+  /**
+   * The partitions of a stream this instance writes: its writer partitions, or with writer leases
+   * those of them whose lease it holds now.
+   */
   public PartitionSet writablePartitions(String streamName) {
-    streams.stream(streamName);
+    ObjlogStream stream = streams.stream(streamName);
+    if (leases != null && leases.manages(streamName)) {
+      return PartitionSet.of(leases.held(streamName), stream.partitions());
+    }
     return settings.get(streamName).partitions();
+  }
+
+  /** The owner id of this instance's writer leases, when a stream uses them. */
+  public Optional<String> writerLeaseOwner() {
+    return leases == null ? Optional.empty() : Optional.of(leases.owner());
   }
 
   /** What this instance knows of its writer of one partition, from memory only. */
@@ -310,12 +390,15 @@ public class ObjlogTemplate implements AutoCloseable {
   }
 
   /**
-   * Flushes and closes every writer; later sends fail with {@link WriterClosedException}.
-   * Idempotent. Failures are logged, not thrown: they already failed the sends' futures.
+   * Flushes and closes every writer and releases this instance's writer leases; later sends fail
+   * with {@link WriterClosedException}. Idempotent. Failures are logged, not thrown: they already failed the sends' futures.
    */
   @Override
   public void close() {
     closed = true;
+    if (leases != null) {
+      leases.close(); // closes the leased partitions' writers, then releases their leases
+    }
     for (Slot[] array : slots.values()) {
       for (Slot slot : array) {
         if (slot != null) {
@@ -345,6 +428,9 @@ public class ObjlogTemplate implements AutoCloseable {
     private final ObjlogStream stream;
     private final int partition;
     private final StreamWriterSettings settings;
+    /** Whether this partition is written only under a writer lease, and whether it is held now. */
+    private final boolean leased;
+    private volatile boolean holdsLease;
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicLong pending = new AtomicLong();
     private final Set<CompletableFuture<SendResult>> outstanding = ConcurrentHashMap.newKeySet();
@@ -358,6 +444,33 @@ public class ObjlogTemplate implements AutoCloseable {
       this.stream = stream;
       this.partition = partition;
       this.settings = settings;
+      this.leased = settings.lease() != null;
+    }
+
+    /**
+     * Holds the lease (again). A writer left from an earlier lease is dropped: it was closed when
+     * that lease was given up, or fenced out by the holder in between, and neither may stop the
+     * partition from being written now that it is ours.
+     */
+    void leaseGranted() {
+      lock.lock();
+      try {
+        PartitionWriter w = writer;
+        if (w != null && (w.failure().isPresent() || w.state().closed())) {
+          w.abort();
+          writer = null;
+        }
+        holdsLease = true;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    void checkLease() {
+      if (leased && !holdsLease) {
+        throw PartitionNotWritableException.notLeased(stream.name(), partition,
+            PartitionSet.of(Objects.requireNonNull(leases).held(stream.name()), stream.partitions()));
+      }
     }
 
     CompletableFuture<SendResult> send(List<Header> headers, byte[] value) {
@@ -369,6 +482,7 @@ public class ObjlogTemplate implements AutoCloseable {
           return CompletableFuture.failedFuture(
               new WriterClosedException("the ObjlogTemplate is closed (the application is shutting down)"));
         }
+        checkLease(); // under the lock: giving a lease up closes the writer under it too
         timestamp = Math.max(clock.millis(), lastTimestamp);
         LogRecord record = LogRecord.of(timestamp, headers, value); // rejects bad records before any I/O
         PartitionWriter current = writerForSend(); // an opening may raise lastTimestamp to the committed one
@@ -476,7 +590,10 @@ public class ObjlogTemplate implements AutoCloseable {
       LocalWriterStatus.State state;
       WriterState snapshot = null;
       String failure = null;
-      if (w == null) {
+      if (leased && !holdsLease) {
+        state = LocalWriterStatus.State.NOT_WRITTEN_HERE;
+        snapshot = w == null ? null : w.state(); // closed when the lease was given up
+      } else if (w == null) {
         state = LocalWriterStatus.State.NOT_OPENED;
       } else {
         snapshot = w.state();

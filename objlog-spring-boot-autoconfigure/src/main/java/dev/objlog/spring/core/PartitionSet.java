@@ -63,6 +63,27 @@ public final class PartitionSet {
     return new PartitionSet(bits, partitionCount, trimmed);
   }
 
+  /**
+   * The given partitions (possibly none), each in 0..partitionCount-1, written as a list of
+   * partitions and ranges ({@code ""} when empty).
+   */
+  static PartitionSet of(int[] partitions, int partitionCount) {
+    BitSet bits = new BitSet(partitionCount);
+    for (int p : partitions) {
+      if (p < 0 || p >= partitionCount) {
+        throw new IllegalArgumentException("partition " + p + " is outside 0-" + (partitionCount - 1));
+      }
+      bits.set(p);
+    }
+    StringBuilder text = new StringBuilder();
+    for (int from = bits.nextSetBit(0); from >= 0; from = bits.nextSetBit(from + 1)) {
+      int to = bits.nextClearBit(from) - 1;
+      text.append(text.isEmpty() ? "" : ",").append(from).append(from == to ? "" : "-" + to);
+      from = to;
+    }
+    return new PartitionSet(bits, partitionCount, text.toString());
+  }
+
   private static int number(String digits, String text) {
     String d = digits.trim();
     if (d.isEmpty() || d.length() > 9 || !d.chars().allMatch(c -> c >= '0' && c <= '9')) {
@@ -104,7 +125,7 @@ public final class PartitionSet {
     return partitions.hashCode() * 31 + partitionCount;
   }
 
-  /** The text it was parsed from ({@code "*"} for {@link #all}). */
+  /** The text it was parsed from ({@code "*"} for {@link #all}), or the list {@link #of} wrote. */
   @Override
   public String toString() {
     return text;

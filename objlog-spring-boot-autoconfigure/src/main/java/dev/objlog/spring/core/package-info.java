@@ -5,15 +5,17 @@
  *
  * <p>Owns: naming streams by their configured name, the key-to-partition hash ({@link
  * dev.objlog.spring.core.KeyPartitioner}), the writer-partition sets, value conversion, the
- * template's writers (lazy opening, re-opening, timestamps, closing) and the cached state health
- * and the actuator endpoint read ({@link dev.objlog.spring.core.StoreActivity}, {@link
- * dev.objlog.spring.core.LocalWriterStatus}). Does not own: binding or checking properties
+ * template's writers (lazy opening, re-opening, timestamps, closing), sharing writer partitions
+ * among instances by lease ({@link dev.objlog.spring.core.WriterLeaseStore} SPI, kept by a
+ * package-private keeper) and the cached state health and the actuator endpoint read ({@link
+ * dev.objlog.spring.core.StoreActivity}, {@link dev.objlog.spring.core.LocalWriterStatus}). Does not own: binding or checking properties
  * ({@code dev.objlog.spring.autoconfigure}), the engine's writer and reader protocols, listeners,
  * retention.
  *
  * <p>Invariants: a stream is always named by its configured name, never its stream id; this
- * instance opens writers only for partitions in its configured writer set, at most one per
- * partition at a time; record timestamps sent through the template never decrease within a
+ * instance opens writers only for partitions in its configured writer set (with writer leases:
+ * only for those whose lease it holds, and it closes a partition's writer before releasing its
+ * lease), at most one per partition at a time; record timestamps sent through the template never decrease within a
  * partition (max(now, last)); a send's future completes only once the record is committed, i.e.
  * readable by any reader.
  *

@@ -34,7 +34,7 @@ final class ListenerMetrics {
         .tags("listener", listener, "stream", stream, "partition", p)
         .register(registry);
     Gauge.builder("objlog.listener.lag.age", container, c -> c.lagAgeSeconds(partition))
-        .description("How long the oldest record read but not yet processed has waited")
+        .description("Age of the oldest record committed to the partition that the listener has not processed yet")
         .baseUnit("seconds")
         .tags("listener", listener, "stream", stream, "partition", p)
         .register(registry);

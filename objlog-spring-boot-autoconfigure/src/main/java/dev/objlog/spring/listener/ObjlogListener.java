@@ -50,11 +50,29 @@ public @interface ObjlogListener {
   /** TIME mode: checkpoint when this much time passed (a Duration); empty: the property. */
   String ackTime() default "";
 
+  /**
+   * How many invocations of this listener may run at once: the partitions it consumes are divided
+   * into this many lanes (partition number modulo concurrency) and each lane invokes the method
+   * for one record (or batch) at a time, so records of one partition stay in order. Empty: one
+   * lane per partition.
+   */
+  String concurrency() default "";
+
   /** {@code true}: the method receives each read batch as a {@code List}. */
   String batch() default "false";
 
   /** Bean name of a {@link ListenerErrorHandler}; empty: the factory's. */
   String errorHandler() default "";
+
+  /**
+   * Bean name of a {@code PlatformTransactionManager}; RECORD mode only. Each invocation then runs
+   * in a transaction of it, and the checkpoint is saved before that transaction commits. With a
+   * JDBC checkpoint repository on the manager's DataSource, the method's own database writes and
+   * the checkpoint commit or roll back together (effectively once, docs/LISTENERS.md). Empty: the
+   * container factory's ({@link ObjlogListenerContainerFactory#setTransactionManager}, none by
+   * default).
+   */
+  String transactionManager() default "";
 
   /** Bean name of the {@link ObjlogListenerContainerFactory}; empty: the default one. */
   String containerFactory() default "";
@@ -63,11 +81,11 @@ public @interface ObjlogListener {
   String autoStartup() default "true";
 
   /**
-   * Consumer group: checkpoints are kept under the group instead of the id, so listeners (or
-   * instances) with the same group continue from the same position. A group shares checkpoints
-   * only; it does not divide partitions among instances, so give each instance distinct {@link
-   * #partitions()} (two instances on one partition conflict on the checkpoint save, and one of them
-   * stops that partition).
+   * Consumer group: checkpoints are kept under the group instead of the id, and the instances with
+   * the same group share the assigned partitions through leases in the checkpoint repository: each
+   * partition runs in one instance at a time, each instance takes about its fair share, and the
+   * partitions of an instance that stops (or cannot renew) move to the others, continuing from the
+   * stored checkpoint. Lease timing: {@code objlog.listener.group.*}; docs/LISTENERS.md, "Groups".
    */
   String group() default "";
 }

@@ -17,6 +17,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Finds {@link ObjlogListener} methods (also repeated, and through meta-annotations) on every bean,
@@ -97,11 +98,19 @@ public class ObjlogListenerAnnotationBeanPostProcessor
       if (!ackTime.isEmpty()) {
         endpoint.setAckTime(DurationStyle.detectAndParse(ackTime.trim()));
       }
+      String concurrency = resolve(a.concurrency());
+      if (!concurrency.isEmpty()) {
+        endpoint.setConcurrency(Integer.parseInt(concurrency.trim()));
+      }
       endpoint.setBatch(Boolean.parseBoolean(resolve(a.batch()).trim()));
       endpoint.setAutoStartup(Boolean.parseBoolean(resolve(a.autoStartup()).trim()));
       String errorHandler = resolve(a.errorHandler());
       if (!errorHandler.isEmpty()) {
         endpoint.setErrorHandler(factory.getBean(errorHandler, ListenerErrorHandler.class));
+      }
+      String transactionManager = resolve(a.transactionManager());
+      if (!transactionManager.isEmpty()) {
+        endpoint.setTransactionManager(factory.getBean(transactionManager, PlatformTransactionManager.class));
       }
       String factoryName = resolve(a.containerFactory());
       ObjlogListenerContainerFactory containerFactory = factory.getBean(

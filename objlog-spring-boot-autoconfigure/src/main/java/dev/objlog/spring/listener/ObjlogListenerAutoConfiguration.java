@@ -4,6 +4,7 @@ import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.lifecycle.ConsumerRetentionGate;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.LeaseRepository;
 import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -55,13 +56,15 @@ public final class ObjlogListenerAutoConfiguration {
       CheckpointRepository checkpoints, ObjectProvider<RecordPayloadConverter> payloadConverter,
       ObjlogListenerProperties properties, ObjectProvider<ListenerErrorHandler> errorHandler,
       ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
-      ObjectProvider<ObjlogListenerObservationConvention> observationConvention) {
+      ObjectProvider<ObjlogListenerObservationConvention> observationConvention,
+      ObjectProvider<LeaseRepository> leases) {
     ObjlogListenerContainerFactory factory = new ObjlogListenerContainerFactory(streams, checkpoints,
         payloadConverter.getIfAvailable(() -> new DefaultRecordPayloadConverter(null)), properties);
     errorHandler.ifUnique(factory::setErrorHandler);
     factory.setMeterRegistry(meterRegistry.getIfUnique());
     observationRegistry.ifUnique(factory::setObservationRegistry);
     factory.setObservationConvention(observationConvention.getIfUnique());
+    leases.ifUnique(factory::setLeaseRepository);
     return factory;
   }
 

@@ -14,6 +14,7 @@ import dev.objlog.read.Watch;
 import dev.objlog.read.WatchClosedException;
 import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.PartitionSet;
+import dev.objlog.spring.listener.checkpoint.CheckpointConflictException;
 import dev.objlog.spring.listener.checkpoint.CheckpointKey;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
@@ -31,6 +32,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.BackOffExecution;
 
 /**
@@ -48,7 +50,16 @@ import org.springframework.util.backoff.BackOffExecution;
  * checkpoint (except in MANUAL mode).
  *
  * <p>Delivery is at least once: a record is checkpointed only after the method returned for it
- * (or it was recovered), so a crash redelivers records processed since the last save.
+ * (or it was recovered), so a crash redelivers records processed since the last save. In RECORD
+ * mode with a transaction manager, each invocation and its checkpoint save share one transaction
+ * (effectively once with the JDBC repository on the same DataSource).
+ *
+ * <p>With a group, a {@link GroupMember} decides which assigned partitions run here: a partition
+ * runs only while this instance holds its lease, stops (without saving) at its lease deadline when
+ * renewals fail, and a checkpoint conflict hands the partition back instead of failing it.
+ *
+ * <p>With a {@link ObjlogListenerEndpoint#getConcurrency() concurrency} N, partition threads
+ * invoke the method while holding lane {@code partition mod N}: at most N invocations at once.
  *
  * <p>Thread-safety: lifecycle methods may be called from any thread; they are serialised.
  */
@@ -66,6 +77,16 @@ public class ObjlogListenerContainer {
   /** A snapshot of one partition consumer. */
   public record PartitionStatus(int partition, PartitionState state, long position, long checkpointed,
       long headNextLsn, long lagRecords, @Nullable Instant lastCheckpoint, @Nullable String failure) {}
+
+  /**
+   * A group listener's view of a partition's lease, as of its last lease tick.
+   *
+   * @param owner the instance id of the holder; null when nobody holds it (or not known yet)
+   * @param until when the lease expires unless renewed
+   * @param heldByThisInstance whether this container holds it
+   */
+  public record PartitionLease(int partition, @Nullable String owner, @Nullable Instant until,
+      boolean heldByThisInstance) {}
 
   /** Everything a container needs, resolved by the factory. */
   record Settings(
@@ -87,7 +108,9 @@ public class ObjlogListenerContainer {
       Clock clock,
       ListenerMetrics metrics,
       ObservationRegistry observationRegistry,
-      @Nullable ObjlogListenerObservationConvention observationConvention) {}
+      @Nullable ObjlogListenerObservationConvention observationConvention,
+      GroupMember.@Nullable Settings group,
+      @Nullable TransactionTemplate transaction) {}
 
   private final Settings settings;
   private final Object lock = new Object();
@@ -96,9 +119,17 @@ public class ObjlogListenerContainer {
   private volatile boolean running;
   private volatile boolean pauseRequested;
   private @Nullable Watch watch;
+  private volatile @Nullable GroupMember member;
+  /** With a concurrency: one lock per lane; a partition invokes while holding its lane's. */
+  private final java.util.concurrent.locks.@Nullable ReentrantLock[] lanes;
 
   ObjlogListenerContainer(Settings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    Integer concurrency = settings.endpoint().getConcurrency();
+    this.lanes = concurrency == null ? null : new java.util.concurrent.locks.ReentrantLock[concurrency];
+    for (int i = 0; lanes != null && i < lanes.length; i++) {
+      lanes[i] = new java.util.concurrent.locks.ReentrantLock();
+    }
   }
 
   public String getListenerId() {
@@ -138,16 +169,29 @@ public class ObjlogListenerContainer {
       watch = w;
       running = true;
       consumers.clear();
+      GroupMember.Settings group = settings.group();
+      if (group != null) {
+        GroupMember m = new GroupMember(group, getCheckpointOwner(), getStreamName(), partitions, settings.clock(),
+            new MemberPartitions(), "objlog-" + getListenerId() + "-leases");
+        member = m;
+        m.start();
+        return;
+      }
       for (int p : partitions) {
-        PartitionConsumer consumer = new PartitionConsumer(p, w);
-        consumers.put(p, consumer);
-        Thread thread = new Thread(consumer, "objlog-" + getListenerId() + "-" + p);
-        thread.setDaemon(true);
-        consumer.thread = thread;
-        settings.metrics().registerPartition(this, p);
-        thread.start();
+        startConsumer(p, Long.MAX_VALUE);
       }
     }
+  }
+
+  /** Starts a partition's thread; the caller holds the lock. */
+  private void startConsumer(int partition, long deadlineMs) {
+    PartitionConsumer consumer = new PartitionConsumer(partition, Objects.requireNonNull(watch), deadlineMs);
+    consumers.put(partition, consumer);
+    Thread thread = new Thread(consumer, "objlog-" + getListenerId() + "-" + partition);
+    thread.setDaemon(true);
+    consumer.thread = thread;
+    settings.metrics().registerPartition(this, partition);
+    thread.start();
   }
 
   /**
@@ -163,6 +207,12 @@ public class ObjlogListenerContainer {
       }
       running = false;
       lock.notifyAll();
+    }
+    GroupMember m = member;
+    if (m != null) {
+      m.close(); // no lease tick starts or stops partitions from here on
+    }
+    synchronized (lock) {
       for (PartitionConsumer c : consumers.values()) {
         if (c.thread != null && c.thread != Thread.currentThread()) {
           threads.add(c.thread);
@@ -178,6 +228,10 @@ public class ObjlogListenerContainer {
         Thread.currentThread().interrupt();
         break;
       }
+    }
+    if (m != null) {
+      m.releaseAll();
+      member = null;
     }
     synchronized (lock) {
       if (watch != null && !running) {
@@ -256,7 +310,10 @@ public class ObjlogListenerContainer {
     return c == null ? 0 : c.lagRecords();
   }
 
-  /** Seconds the oldest record read from {@code partition} but not yet processed has waited. */
+  /**
+   * Seconds since the timestamp of the oldest record committed to {@code partition} and not yet
+   * processed; 0 when caught up.
+   */
   public double lagAgeSeconds(int partition) {
     PartitionConsumer c = consumers.get(partition);
     return c == null ? 0 : c.lagAgeSeconds();
@@ -266,6 +323,29 @@ public class ObjlogListenerContainer {
     synchronized (lock) {
       return consumers.values().stream().map(PartitionConsumer::status).toList();
     }
+  }
+
+  /** The consumer group, or null when the listener has none (it then consumes every assigned partition). */
+  public @Nullable String getGroup() {
+    return settings.group() == null ? null : getCheckpointOwner();
+  }
+
+  /** This instance's id in its group (objlog.listener.instance-id), or null without a group. */
+  public @Nullable String getInstanceId() {
+    GroupMember.Settings group = settings.group();
+    return group == null ? null : group.instanceId();
+  }
+
+  /** Group listeners: what the last lease tick saw of each assigned partition's lease; empty otherwise. */
+  public List<PartitionLease> getPartitionLeases() {
+    GroupMember m = member;
+    return m == null ? List.of() : m.leaseStatuses();
+  }
+
+  /** Group listeners: the live members the last lease tick counted (this one included); 0 otherwise. */
+  public int getGroupMembers() {
+    GroupMember m = member;
+    return m == null ? 0 : m.members();
   }
 
   @Override
@@ -293,10 +373,18 @@ public class ObjlogListenerContainer {
     private int unsavedCount;
     private boolean acknowledged;
     private long lastSaveNanos = System.nanoTime();
+    /** Group listeners: the local time the lease deadline falls at; never for others. */
+    volatile long deadlineMs;
+    /** False once the group member stops this partition. */
+    private volatile boolean active = true;
+    private volatile boolean saveOnStop = true;
+    /** Set when this consumer stopped because it no longer owns the partition. */
+    volatile boolean gaveUp;
 
-    PartitionConsumer(int partition, Watch watch) {
+    PartitionConsumer(int partition, Watch watch, long deadlineMs) {
       this.partition = partition;
       this.watch = watch;
+      this.deadlineMs = deadlineMs;
       this.key = CheckpointKey.of(getCheckpointOwner(), getStreamName(), partition);
     }
 
@@ -321,13 +409,35 @@ public class ObjlogListenerContainer {
       return lag > 0 ? lag : 0;
     }
 
-    /** Seconds the oldest record this consumer has read but not yet processed has waited. */
+    /**
+     * Seconds since the timestamp of the oldest record committed but not yet processed; 0 when
+     * caught up. Known from the record in hand, or fetched while the partition is paused.
+     */
     double lagAgeSeconds() {
       long ts = oldestWaitingTimestampMs;
       if (ts < 0 || lagRecords() == 0) {
         return 0;
       }
       return Math.max(0, settings.clock().millis() - ts) / 1000.0;
+    }
+
+    /** Whether this consumer may go on: the container runs, the partition is still its, the lease valid. */
+    boolean live() {
+      return running && active && leaseValid();
+    }
+
+    boolean leaseValid() {
+      return deadlineMs == Long.MAX_VALUE || settings.clock().millis() < deadlineMs;
+    }
+
+    /** The group member takes the partition away; {@code save}: the lease is valid, save first. */
+    void deactivate(boolean save) {
+      saveOnStop = save;
+      active = false;
+      synchronized (lock) {
+        lock.notifyAll();
+      }
+      closeTailer();
     }
 
     void closeTailer() {
@@ -344,14 +454,14 @@ public class ObjlogListenerContainer {
         processed = start;
         Tailer t = watch.tail(partition, start, 0);
         tailer = t;
-        if (!running) {
+        if (!live()) {
           t.close();
         }
         state = PartitionState.RUNNING;
         loop();
         stopCleanly();
       } catch (WatchClosedException e) {
-        if (running) {
+        if (live()) {
           fail("the watch closed while running", e);
         } else {
           stopCleanly();
@@ -361,8 +471,18 @@ public class ObjlogListenerContainer {
         stopCleanly();
       } catch (PartitionStopped e) {
         // already failed
+      } catch (CheckpointConflictException | LeaseDeadlinePassed e) {
+        if (settings.group() == null) {
+          fail("unexpected failure: " + e, e);
+        } else {
+          // Another member owns the partition now: hand it back, never overwrite its checkpoint.
+          logger.warn("Listener " + key + " gives the partition up: " + e.getMessage());
+          gaveUp = true;
+          state = PartitionState.STOPPED;
+          closeTailer();
+        }
       } catch (Throwable e) {
-        if (!running && e.getCause() instanceof WatchClosedException) {
+        if (!live() && e.getCause() instanceof WatchClosedException) {
           stopCleanly();
         } else {
           fail("unexpected failure: " + e, e);
@@ -372,7 +492,11 @@ public class ObjlogListenerContainer {
 
     private void stopCleanly() {
       try {
-        if (settings.mode() != CheckpointMode.MANUAL) {
+        if (!leaseValid()) {
+          gaveUp = true;
+          logger.warn("Listener " + key + " stops at its lease deadline without saving; records after LSN "
+              + saved + " go to the next holder");
+        } else if (settings.mode() != CheckpointMode.MANUAL && saveOnStop) {
           save();
         }
       } catch (RuntimeException e) {
@@ -456,7 +580,7 @@ public class ObjlogListenerContainer {
     }
 
     private void loop() throws InterruptedException {
-      while (running) {
+      while (live()) {
         if (pauseRequested) {
           parkWhilePaused();
           continue;
@@ -484,7 +608,7 @@ public class ObjlogListenerContainer {
           }
         } else {
           for (int i = 0; i < records.size(); i++) {
-            if (!running) {
+            if (!live()) {
               return;
             }
             oldestWaitingTimestampMs = records.get(i).timestampMs();
@@ -502,16 +626,34 @@ public class ObjlogListenerContainer {
     }
 
     private void parkWhilePaused() throws InterruptedException {
-      synchronized (lock) {
-        if (pauseRequested && running) {
-          state = PartitionState.PAUSED;
-          while (pauseRequested && running) {
-            lock.wait();
+      while (true) {
+        noteOldestUnprocessed(); // outside the lock: it may read the store
+        synchronized (lock) {
+          if (!pauseRequested || !running || !active) {
+            break;
           }
+          state = PartitionState.PAUSED;
+          lock.wait(IDLE_CHECK.toMillis());
         }
       }
       if (state == PartitionState.PAUSED) {
         state = PartitionState.RUNNING;
+      }
+    }
+
+    /**
+     * While no record is in hand but some wait (records committed during a pause), learns the
+     * oldest one's timestamp so that the age gauge does not read 0 for a listener that is behind.
+     */
+    private void noteOldestUnprocessed() {
+      if (oldestWaitingTimestampMs >= 0 || lagRecords() == 0) {
+        return;
+      }
+      try {
+        settings.reader().partition(partition).fetch(processed)
+            .ifPresent(r -> oldestWaitingTimestampMs = r.timestampMs());
+      } catch (RuntimeException e) {
+        logger.debug("Listener " + key + ": could not read the oldest waiting record for the age gauge", e);
       }
     }
 
@@ -521,7 +663,7 @@ public class ObjlogListenerContainer {
       BackOffExecution backOff = null;
       int attempts = 0;
       while (true) {
-        if (!running) {
+        if (!live()) {
           return false;
         }
         attempts++;
@@ -538,25 +680,19 @@ public class ObjlogListenerContainer {
             };
           }
           ListenerMethodInvoker.Call call = new ListenerMethodInvoker.Call(getStreamName(), remaining, ack);
-          if (settings.observationRegistry().isNoop()) {
-            settings.invoker().invoke(call);
+          if (settings.transaction() == null) {
+            invokeObserved(call);
           } else {
-            Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
-                settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
-                () -> new ObjlogListenerObservationContext(getListenerId(), getStreamName(), partition, call.records()),
-                settings.observationRegistry());
-            observation.start();
-            try (Observation.Scope scope = observation.openScope()) {
-              settings.invoker().invoke(call);
-            } catch (Exception | Error e) {
-              observation.error(e);
-              throw e;
-            } finally {
-              observation.stop();
-            }
+            invokeAndSaveInTransaction(call, settings.transaction());
           }
         } catch (Exception e) {
-          if (acknowledged) {
+          if (e instanceof CheckpointConflictException || e instanceof LeaseDeadlinePassed) {
+            throw (RuntimeException) e; // an acknowledgment found the partition owned elsewhere
+          }
+          if (e instanceof FailedInTransaction f) {
+            throw (RuntimeException) f.failure(); // the save's: stops the partition, as without transactions
+          }
+          if (acknowledged || settings.transaction() != null) {
             resync();
           }
           settings.metrics().failed(getListenerId(), getStreamName(), System.nanoTime() - startNanos);
@@ -600,8 +736,82 @@ public class ObjlogListenerContainer {
           continue;
         }
         settings.metrics().processed(getListenerId(), getStreamName(), remaining.size(), System.nanoTime() - startNanos);
-        advance(remaining.get(remaining.size() - 1), remaining.size());
+        if (settings.transaction() == null) {
+          advance(remaining.get(remaining.size() - 1), remaining.size());
+        }
         return true;
+      }
+    }
+
+    private void invokeInLane(ListenerMethodInvoker.Call call) throws Exception {
+      var lane = lanes == null ? null : lanes[Integer.remainderUnsigned(partition, lanes.length)];
+      if (lane == null) {
+        settings.invoker().invoke(call);
+        return;
+      }
+      lane.lock();
+      try {
+        settings.invoker().invoke(call);
+      } finally {
+        lane.unlock();
+      }
+    }
+
+    private void invokeObserved(ListenerMethodInvoker.Call call) throws Exception {
+      if (settings.observationRegistry().isNoop()) {
+        invokeInLane(call);
+        return;
+      }
+      Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
+          settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
+          () -> new ObjlogListenerObservationContext(getListenerId(), getStreamName(), partition, call.records()),
+          settings.observationRegistry());
+      observation.start();
+      try (Observation.Scope scope = observation.openScope()) {
+        invokeInLane(call);
+      } catch (Exception | Error e) {
+        observation.error(e);
+        throw e;
+      } finally {
+        observation.stop();
+      }
+    }
+
+    /**
+     * RECORD mode with a transaction manager: the method and the checkpoint save share one
+     * transaction, so a JDBC checkpoint on the same DataSource commits or rolls back with the
+     * method's own writes. On any failure the caller resyncs from the stored checkpoint, since a
+     * save that happened in the transaction may have been rolled back.
+     */
+    private void invokeAndSaveInTransaction(ListenerMethodInvoker.Call call, TransactionTemplate transaction)
+        throws Exception {
+      long before = processed;
+      List<ReadRecord> records = call.records();
+      try {
+        transaction.executeWithoutResult(status -> {
+          try {
+            invokeObserved(call);
+          } catch (Exception e) {
+            throw new FailedInTransaction(e, false);
+          }
+          try {
+            advance(records.get(records.size() - 1), records.size());
+          } catch (RuntimeException e) {
+            throw new FailedInTransaction(e, true);
+          }
+        });
+      } catch (FailedInTransaction e) {
+        processed = before;
+        if (!e.inSave) {
+          throw e.failure();
+        }
+        // Not the method's failure, so not for the error handler: a conflict means another
+        // instance moved the checkpoint, and the partition stops as it does without transactions.
+        resync();
+        throw e;
+      } catch (RuntimeException | Error e) {
+        processed = before;
+        throw e;
       }
     }
 
@@ -660,6 +870,9 @@ public class ObjlogListenerContainer {
       if (position == saved) {
         return;
       }
+      if (!leaseValid()) {
+        throw new LeaseDeadlinePassed(key);
+      }
       version = settings.checkpoints().save(key,
           CursorCheckpoint.of(settings.stream().streamId(), partition, position), version);
       saved = position;
@@ -672,10 +885,82 @@ public class ObjlogListenerContainer {
       long deadline = System.nanoTime() + millis * 1_000_000;
       synchronized (lock) {
         long left;
-        while (running && (left = deadline - System.nanoTime()) > 0) {
+        while (live() && (left = deadline - System.nanoTime()) > 0) {
           lock.wait(Math.max(1, left / 1_000_000));
         }
       }
+    }
+  }
+
+  /** Drives the partition consumers for the {@link GroupMember}. */
+  private final class MemberPartitions implements GroupMember.Partitions {
+    @Override
+    public void start(int partition, long deadlineMs) {
+      synchronized (lock) {
+        if (running) {
+          startConsumer(partition, deadlineMs);
+        }
+      }
+    }
+
+    @Override
+    public void extend(int partition, long deadlineMs) {
+      PartitionConsumer c = consumers.get(partition);
+      if (c != null) {
+        c.deadlineMs = deadlineMs;
+      }
+    }
+
+    @Override
+    public void stop(int partition, boolean saveCheckpoint) {
+      PartitionConsumer c = consumers.get(partition);
+      if (c == null) {
+        return;
+      }
+      c.deactivate(saveCheckpoint);
+      Thread t = c.thread;
+      if (t != null && t != Thread.currentThread()) {
+        try {
+          t.join(Math.max(1, settings.shutdownTimeout().toMillis()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      consumers.remove(partition, c);
+    }
+
+    @Override
+    public boolean gaveUp(int partition) {
+      PartitionConsumer c = consumers.get(partition);
+      return c != null && c.gaveUp;
+    }
+  }
+
+  /** A save after the partition's lease deadline: another member may own the partition. */
+  private static final class LeaseDeadlinePassed extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    LeaseDeadlinePassed(CheckpointKey key) {
+      super("the lease deadline of " + key + " passed without a renewal; not saving the checkpoint");
+    }
+  }
+
+  /**
+   * Carries a failure out of a transaction callback: the listener method's (checked exceptions
+   * included) or the checkpoint save's, which must also get past the error handler.
+   */
+  private static final class FailedInTransaction extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    final boolean inSave;
+
+    FailedInTransaction(Exception cause, boolean inSave) {
+      super(cause);
+      this.inSave = inSave;
+    }
+
+    Exception failure() {
+      return (Exception) getCause();
     }
   }
 

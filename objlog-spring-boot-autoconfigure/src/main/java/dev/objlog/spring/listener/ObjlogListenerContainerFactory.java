@@ -5,6 +5,7 @@ import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.LeaseRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
@@ -13,6 +14,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creates {@link ObjlogListenerContainer}s from endpoints, filling unset endpoint settings with
@@ -36,6 +39,8 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private Clock clock = Clock.systemUTC();
   private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
   private @Nullable ObjlogListenerObservationConvention observationConvention;
+  private @Nullable LeaseRepository leases;
+  private @Nullable PlatformTransactionManager transactionManager;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -43,6 +48,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
     this.payloadConverter = Objects.requireNonNull(payloadConverter, "payloadConverter");
     this.properties = Objects.requireNonNull(properties, "properties");
+    this.leases = checkpoints instanceof LeaseRepository l ? l : null;
     ObjlogListenerProperties.BackOff backOff = properties.getBackOff();
     this.errorHandler = new DefaultListenerErrorHandler(
         new org.springframework.util.backoff.FixedBackOff(backOff.getInterval().toMillis(), backOff.getMaxRetries()), null);
@@ -71,6 +77,21 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     this.observationConvention = observationConvention;
   }
 
+  /**
+   * The transaction manager of record (not batch) RECORD-mode endpoints that name none: each invocation and its
+   * checkpoint save run in one of its transactions. Null (the default): no transaction. An
+   * endpoint in another mode with a transaction manager is rejected.
+   */
+  public void setTransactionManager(@Nullable PlatformTransactionManager transactionManager) {
+    this.transactionManager = transactionManager;
+  }
+
+  /** Where group listeners keep partition leases (default: the checkpoint repository, when it is one). */
+  public void setLeaseRepository(@Nullable LeaseRepository leases) {
+    this.leases = leases;
+  }
+
+  /** The clock of checkpoint times, lag ages and lease deadlines; the lease repository's should agree. */
   public void setClock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
@@ -111,13 +132,47 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     }
     StartPosition start = endpoint.getStartPosition() != null ? endpoint.getStartPosition()
         : StartPosition.parse(properties.getStartPosition());
+    TransactionTemplate transaction = transaction(endpoint, mode);
     ObjlogListenerProperties.CheckpointErrors errors = properties.getCheckpointErrors();
+    GroupMember.Settings group = groupSettings(endpoint);
     return new ObjlogListenerContainer(new ObjlogListenerContainer.Settings(
         endpoint, stream, partitions, reader(stream.name()), checkpoints, invoker,
         endpoint.getErrorHandler() != null ? endpoint.getErrorHandler() : errorHandler,
         start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
         properties.getShutdownTimeout(), clock, new ListenerMetrics(meterRegistry), observationRegistry,
-        observationConvention));
+        observationConvention, group, transaction));
+  }
+
+  private GroupMember.@Nullable Settings groupSettings(ObjlogListenerEndpoint endpoint) {
+    String group = endpoint.getGroup();
+    if (group == null || group.isEmpty()) {
+      return null;
+    }
+    if (leases == null) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " has group " + group
+          + ", but the checkpoint repository " + checkpoints.getClass().getName() + " keeps no leases:"
+          + " define a LeaseRepository bean or use a JDBC, bucket or in-memory checkpoint store");
+    }
+    ObjlogListenerProperties.Group g = properties.getGroup();
+    GroupMember.check(endpoint.getId(), group, g.getLeaseTtl(), g.getRenewInterval(), g.getSafetyMargin());
+    return new GroupMember.Settings(leases, properties.instanceIdOrDefault(), g.getLeaseTtl(), g.getRenewInterval(),
+        g.getSafetyMargin());
+  }
+
+  private @Nullable TransactionTemplate transaction(ObjlogListenerEndpoint endpoint, CheckpointMode mode) {
+    if (endpoint.getTransactionManager() != null && mode != CheckpointMode.RECORD) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " names a transactionManager but its"
+          + " checkpoint mode is " + mode + ": only RECORD mode saves the checkpoint inside each invocation's"
+          + " transaction. Set checkpointMode = \"RECORD\", or (MANUAL mode) acknowledge inside your own transaction");
+    }
+    if (endpoint.getTransactionManager() != null && endpoint.isBatch()) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " is a batch listener with a"
+          + " transactionManager: one transaction per batch would roll back the records before a failing"
+          + " element too. Use a record listener (batch = \"false\") for transactional checkpoints");
+    }
+    PlatformTransactionManager manager = endpoint.getTransactionManager() != null ? endpoint.getTransactionManager()
+        : mode == CheckpointMode.RECORD && !endpoint.isBatch() ? transactionManager : null;
+    return manager == null ? null : new TransactionTemplate(manager);
   }
 
   private LogReader reader(String streamName) {

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * One listener as the container factory needs it: the method to call and its settings, with
@@ -27,7 +28,9 @@ public final class ObjlogListenerEndpoint {
   private @Nullable Integer ackCount;
   private @Nullable Duration ackTime;
   private boolean batch;
+  private @Nullable Integer concurrency;
   private @Nullable ListenerErrorHandler errorHandler;
+  private @Nullable PlatformTransactionManager transactionManager;
   private boolean autoStartup = true;
 
   public ObjlogListenerEndpoint(String id, String stream, Object bean, Method method) {
@@ -112,12 +115,37 @@ public final class ObjlogListenerEndpoint {
     this.ackTime = ackTime;
   }
 
+  /** Lanes the partitions are divided into (at most this many invocations at once); null: one per partition. */
+  public @Nullable Integer getConcurrency() {
+    return concurrency;
+  }
+
+  /**
+   * @throws IllegalArgumentException when not positive
+   */
+  public void setConcurrency(@Nullable Integer concurrency) {
+    if (concurrency != null && concurrency < 1) {
+      throw new IllegalArgumentException("listener " + id + ": concurrency must be at least 1, not " + concurrency);
+    }
+    this.concurrency = concurrency;
+  }
+
   public boolean isBatch() {
     return batch;
   }
 
   public void setBatch(boolean batch) {
     this.batch = batch;
+  }
+
+  /** RECORD mode: each invocation and its checkpoint save run in a transaction of this manager. */
+  public @Nullable PlatformTransactionManager getTransactionManager() {
+    return transactionManager;
+  }
+
+  /** Null: the factory's (none by default). See {@link ObjlogListener#transactionManager()}. */
+  public void setTransactionManager(@Nullable PlatformTransactionManager transactionManager) {
+    this.transactionManager = transactionManager;
   }
 
   public @Nullable ListenerErrorHandler getErrorHandler() {

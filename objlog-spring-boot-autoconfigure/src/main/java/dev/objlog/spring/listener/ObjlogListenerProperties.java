@@ -1,6 +1,10 @@
 package dev.objlog.spring.listener;
 
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -39,6 +43,16 @@ public class ObjlogListenerProperties {
   private final CheckpointErrors checkpointErrors = new CheckpointErrors();
 
   private final BackOff backOff = new BackOff();
+
+  /**
+   * This instance's id in listener groups: the owner of the partition leases it takes. Unset:
+   * host name, process id and a random suffix, chosen once per application context.
+   */
+  private @Nullable String instanceId;
+
+  private final Group group = new Group();
+
+  private @Nullable String generatedInstanceId;
 
   public @Nullable Duration getPollInterval() {
     return pollInterval;
@@ -94,6 +108,89 @@ public class ObjlogListenerProperties {
 
   public BackOff getBackOff() {
     return backOff;
+  }
+
+  public @Nullable String getInstanceId() {
+    return instanceId;
+  }
+
+  public void setInstanceId(@Nullable String instanceId) {
+    this.instanceId = instanceId;
+  }
+
+  /** The configured instance id, or one generated on first use and kept. */
+  synchronized String instanceIdOrDefault() {
+    if (instanceId != null && !instanceId.isBlank()) {
+      return instanceId;
+    }
+    if (generatedInstanceId == null) {
+      String host;
+      try {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (java.io.IOException | RuntimeException e) {
+        host = "unknown-host";
+      }
+      host = host.replaceAll("[/\\\\\\p{Cntrl}]", "_");
+      if (host.length() > 200) {
+        host = host.substring(0, 200);
+      }
+      generatedInstanceId = host + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
+          + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    }
+    return generatedInstanceId;
+  }
+
+  public Group getGroup() {
+    return group;
+  }
+
+  /**
+   * Partition leases of listeners with a group. A partition stops at (last successful renewal +
+   * lease-ttl - safety-margin) unless renewed again; others can take it at (+ lease-ttl).
+   */
+  public static class Group {
+
+    /**
+     * How long a partition lease of a group listener lasts from its last renewal; another
+     * instance can take the partition when it expires.
+     */
+    private Duration leaseTtl = Duration.ofSeconds(60);
+
+    /**
+     * How often a group member renews its leases, counts the members and rebalances; must be
+     * shorter than lease-ttl minus safety-margin.
+     */
+    private Duration renewInterval = Duration.ofSeconds(15);
+
+    /**
+     * How long before its lease expires a member stops a partition it could not renew: covers the
+     * record in hand and clock differences between instances.
+     */
+    private Duration safetyMargin = Duration.ofSeconds(15);
+
+    public Duration getLeaseTtl() {
+      return leaseTtl;
+    }
+
+    public void setLeaseTtl(Duration leaseTtl) {
+      this.leaseTtl = leaseTtl;
+    }
+
+    public Duration getRenewInterval() {
+      return renewInterval;
+    }
+
+    public void setRenewInterval(Duration renewInterval) {
+      this.renewInterval = renewInterval;
+    }
+
+    public Duration getSafetyMargin() {
+      return safetyMargin;
+    }
+
+    public void setSafetyMargin(Duration safetyMargin) {
+      this.safetyMargin = safetyMargin;
+    }
   }
 
   /** What a partition does when its stored checkpoint cannot be used. */

@@ -12,17 +12,21 @@
  * dev.objlog.spring.listener.DeadLetterRecoverer}), the outcomes of unusable checkpoints, the
  * {@code objlog.listener} observation, the listener meters and the {@code objlog.listener.*} properties. Does not own: storing checkpoints
  * ({@code dev.objlog.spring.listener.checkpoint}), reading and tailing ({@code dev.objlog.read}),
- * sending ({@code ObjlogTemplate}). Not yet: consumer-group leases that split partitions among
- * instances, concurrency other than one thread per partition.
+ * sending ({@code ObjlogTemplate}). Group listeners
+ * share partitions among instances through leases ({@code GroupMember}).
+ * {@code concurrency} limits the invocations running at once by dividing the partitions into lanes
+ * (each partition keeps its own tailer thread).
  *
  * <p>Invariants: a partition's checkpoint never passes a record whose invocation did not return
  * normally unless the error handler recovered it; at most one thread consumes a (listener,
- * partition) in this process; a checkpoint that cannot be used never leads to a silent jump (the
+ * partition) in this process; a group partition runs only before its lease deadline and saves no
+ * checkpoint after it; a checkpoint that cannot be used never leads to a silent jump (the
  * partition fails, or restarts where configured with a WARN log and a saved checkpoint).
  *
  * <p>Error contract: listener exceptions are retried per the handler's BackOff, then recovered or
  * the partition stops (FAILED; the container is not in its expected state). Checkpoint save
- * conflicts (another instance advanced the checkpoint) stop the partition. Invalid endpoint
+ * conflicts (another instance advanced the checkpoint) stop the partition: FAILED without a group,
+ * handed back to the group (released, taken again from the stored checkpoint) with one. Invalid endpoint
  * configuration fails startup with an {@code IllegalArgumentException}.
  */
 @NullMarked

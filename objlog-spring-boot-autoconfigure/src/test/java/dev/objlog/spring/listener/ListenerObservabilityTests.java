@@ -95,6 +95,32 @@ class ListenerObservabilityTests {
     });
   }
 
+  @Test
+  void lagAgeCountsFromTheOldestWaitingRecordWhilePausedAndIsZeroWhenCaughtUp() throws Exception {
+    runner.run(context -> {
+      assertThat(context).hasNotFailed();
+      ObjlogTemplate template = context.getBean(ObjlogTemplate.class);
+      MeterRegistry meters = context.getBean(MeterRegistry.class);
+      ObjlogListenerContainer container = context.getBean(ObjlogListenerEndpointRegistry.class).getListenerContainer("slow");
+      java.util.function.DoubleSupplier age = () -> meters.get("objlog.listener.lag.age").tag("listener", "slow")
+          .tag("partition", "0").gauge().value();
+      container.pause();
+      awaitTrue(container::isPaused);
+      assertThat(age.getAsDouble()).as("caught up").isZero();
+
+      // committed while paused: never read, yet the gauge ages from the oldest one's timestamp
+      long sent = template.send("orders", 0, "x").get(30, TimeUnit.SECONDS).timestampMs();
+      template.send("orders", 0, "y").get(30, TimeUnit.SECONDS);
+      awaitTrue(() -> age.getAsDouble() > 0);
+      assertThat(age.getAsDouble()).isLessThanOrEqualTo((System.currentTimeMillis() - sent) / 1000.0);
+
+      container.resume();
+      context.getBean(BlockingListener.class).permits.release(2);
+      awaitTrue(() -> meters.get("objlog.listener.lag.records").tag("listener", "slow").gauge().value() == 0.0);
+      assertThat(age.getAsDouble()).isZero();
+    });
+  }
+
   private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {

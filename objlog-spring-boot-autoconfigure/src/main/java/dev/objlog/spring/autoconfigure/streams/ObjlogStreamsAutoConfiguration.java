@@ -13,6 +13,11 @@ import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.core.RecordValueConverter;
 import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.spring.core.StreamWriterSettings;
+import dev.objlog.spring.core.WriterLeaseSettings;
+import dev.objlog.spring.core.WriterLeaseStore;
+import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
+import dev.objlog.spring.listener.checkpoint.LeaseRepository;
+import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
 import dev.objlog.store.ObjectStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -78,22 +83,47 @@ public final class ObjlogStreamsAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ObjlogTemplate objlogTemplate(ObjlogStreams streams, ObjlogProperties properties,
-      ObjectProvider<RecordValueConverter> converter, StoreActivity activity) {
+      ObjectProvider<RecordValueConverter> converter, StoreActivity activity,
+      ObjectProvider<WriterLeaseStore> leaseStores, ObjectProvider<LeaseRepository> leaseRepositories) {
     Map<String, StreamWriterSettings> settings = new LinkedHashMap<>();
+    String leasedStream = null;
     for (String name : streams.names()) {
       ObjlogProperties.Stream stream = properties.getStreams().get(name);
       if (stream == null) {
         continue; // an application's own ObjlogStreams bean with streams of its own: defaults
       }
       ObjlogProperties.Writer writer = stream.getWriter();
+      WriterLeaseSettings lease = writer.getLease().toSettings();
+      if (lease != null) {
+        leasedStream = name;
+      }
       settings.put(name, new StreamWriterSettings(
           PartitionSet.parse(writer.getPartitions(), streams.stream(name).partitions()),
           writer.toWriterOptions(),
-          writer.isReopenAfterFenceLoss()));
+          writer.isReopenAfterFenceLoss(),
+          lease));
     }
     RecordValueConverter valueConverter =
         converter.getIfAvailable(() -> new DefaultRecordValueConverter(null));
-    return new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity);
+    WriterLeaseStore leaseStore = leasedStream == null ? null : leaseStore(leasedStream, leaseStores, leaseRepositories);
+    return new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity, leaseStore);
+  }
+
+  /** The application's WriterLeaseStore, or else the listeners' lease repository adapted. */
+  private static WriterLeaseStore leaseStore(String streamName, ObjectProvider<WriterLeaseStore> leaseStores,
+      ObjectProvider<LeaseRepository> leaseRepositories) {
+    WriterLeaseStore store = leaseStores.getIfUnique();
+    if (store != null) {
+      return store;
+    }
+    LeaseRepository repository = leaseRepositories.getIfUnique();
+    if (repository == null) {
+      throw new ObjlogConfigurationException("objlog.streams." + streamName + ".writer.lease.enabled",
+          "writer leases are kept by the listeners' checkpoint repository, but there is no single LeaseRepository"
+              + " (or WriterLeaseStore) bean.",
+          "Set objlog.checkpoint.store to jdbc or bucket (shared by every instance), or define a WriterLeaseStore bean.");
+    }
+    return new RepositoryWriterLeaseStore(repository);
   }
 
   /** With Jackson 3: other objects are sent as JSON through the application's JsonMapper. */

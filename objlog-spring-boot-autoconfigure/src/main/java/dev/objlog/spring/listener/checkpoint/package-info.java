@@ -6,7 +6,9 @@
  * dev.objlog.spring.listener.checkpoint.LeaseRepository} with three implementations of both
  * (in-memory, JDBC, and objects in the bucket beside each partition's catalog), the bucket lease
  * document (also used for {@code maintenance/writer-lease.json}), the JDBC schema scripts and their
- * initializer, the {@code objlog.checkpoint.*} properties and their auto-configuration. Does not
+ * initializer, the {@code objlog.checkpoint.*} properties and their auto-configuration, and the
+ * adapter that keeps the template's writer leases in a lease repository ({@link
+ * dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore}). Does not
  * own: reading records or running listeners (the listener container calls these SPIs), the
  * cursor checkpoint format ({@link dev.objlog.read.CursorCheckpoint}, PROTOCOLS.md §5.5), or the
  * object store.

@@ -13,23 +13,23 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * developer) names them in {@code OBJLOG_TEST_POSTGRES_URL} / {@code OBJLOG_TEST_MARIADB_URL}.
  * Without the variable the tests skip, except under {@code CI=true}, where they fail.
  */
-final class TestDatabases {
+public final class TestDatabases {
   static final String POSTGRES_URL = "OBJLOG_TEST_POSTGRES_URL";
   static final String MARIADB_URL = "OBJLOG_TEST_MARIADB_URL";
 
   private TestDatabases() {}
 
   /** A fresh in-memory H2 database of its own. */
-  static DriverManagerDataSource h2() {
+  public static DriverManagerDataSource h2() {
     return new DriverManagerDataSource(
         "jdbc:h2:mem:objlog_" + randomHex() + ";DB_CLOSE_DELAY=-1", "sa", "");
   }
 
-  static DriverManagerDataSource postgres() {
+  public static DriverManagerDataSource postgres() {
     return fromEnvironment(POSTGRES_URL);
   }
 
-  static DriverManagerDataSource mariadb() {
+  public static DriverManagerDataSource mariadb() {
     return fromEnvironment(MARIADB_URL);
   }
 
@@ -51,7 +51,7 @@ final class TestDatabases {
   }
 
   /** A table prefix no other run uses, so runs sharing one database never collide. */
-  static String uniqueTablePrefix() {
+  public static String uniqueTablePrefix() {
     return "objlog_t" + randomHex() + "_";
   }
 

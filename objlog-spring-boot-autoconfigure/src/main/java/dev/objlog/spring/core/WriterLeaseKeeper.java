@@ -1,0 +1,304 @@
+package dev.objlog.spring.core;
+
+import dev.objlog.spring.core.WriterLeaseStore.Kind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Keeps the writer leases of one {@link ObjlogTemplate}: on one background thread, every renew
+ * interval and per stream with leases, it
+ *
+ * <ol>
+ *   <li>renews (or first takes, the lowest free) its {@link Kind#MEMBER} slot, and counts the live
+ *       slots: {@code m} instances, this one of rank {@code r} among them;
+ *   <li>wants the candidate partitions (the configured writer partitions, in order) whose position
+ *       {@code k} has {@code k % m == r}, a disjoint share that every instance computes alike;
+ *   <li>gives up held partitions it no longer wants (closing their writers first, then releasing),
+ *       renews the others, and tries to take wanted ones that are free or whose lease expired.
+ * </ol>
+ *
+ * <p>A renewal refused means another owner has the partition: its writer is closed. A renewal that
+ * fails on storage keeps the lease only while it is surely still valid (its ttl, counted locally
+ * from the last confirmation, outlasts the next round). Membership changes converge within two
+ * rounds: the old holder releases, the new one takes.
+ *
+ * <p>Thread-safety: {@link #held} and {@link #isHeld} may be called from any thread; the rest is
+ * driven by the template.
+ */
+final class WriterLeaseKeeper implements AutoCloseable {
+  private static final Log logger = LogFactory.getLog(WriterLeaseKeeper.class);
+
+  /** What the template does when a partition is gained or must be given up. */
+  interface Listener {
+    void granted(String streamName, int partition);
+
+    /** Called before the lease is released (or after it was lost): stop writing the partition. */
+    void givingUp(String streamName, int partition);
+  }
+
+  private final WriterLeaseStore store;
+  private final String owner;
+  private final Listener listener;
+  private final Map<String, StreamLeases> streams = new LinkedHashMap<>();
+  private final ScheduledExecutorService executor;
+  private final Object roundLock = new Object();
+  private boolean closed; // guarded by roundLock
+
+  WriterLeaseKeeper(WriterLeaseStore store, String owner, Listener listener) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.owner = Objects.requireNonNull(owner, "owner");
+    this.listener = Objects.requireNonNull(listener, "listener");
+    this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "objlog-writer-leases");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Adds a stream; call before {@link #start()}. */
+  void add(String streamName, int partitionCount, PartitionSet candidates, WriterLeaseSettings settings) {
+    streams.put(streamName, new StreamLeases(streamName, partitionCount, candidates, settings));
+  }
+
+  /** Runs a first round per stream on the calling thread, then every renew interval in the background. */
+  void start() {
+    for (StreamLeases s : streams.values()) {
+      round(s);
+      long interval = s.settings.renewInterval().toNanos();
+      executor.scheduleWithFixedDelay(() -> round(s), interval, interval, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  String owner() {
+    return owner;
+  }
+
+  boolean manages(String streamName) {
+    return streams.containsKey(streamName);
+  }
+
+  /** The partitions of a stream this instance holds now, ascending. */
+  int[] held(String streamName) {
+    return streams.get(streamName).heldSnapshot;
+  }
+
+  boolean isHeld(String streamName, int partition) {
+    StreamLeases s = streams.get(streamName);
+    return s != null && s.isHeld(partition);
+  }
+
+  private void round(StreamLeases s) {
+    synchronized (roundLock) {
+      if (closed) {
+        return;
+      }
+      try {
+        s.round();
+      } catch (RuntimeException e) {
+        logger.warn("Writer lease round of stream '" + s.streamName + "' failed; retrying next round", e);
+      }
+    }
+  }
+
+  /** Stops renewing, gives every partition up (its writer closes first) and releases the leases. */
+  @Override
+  public void close() {
+    executor.shutdown();
+    synchronized (roundLock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (StreamLeases s : streams.values()) {
+        s.releaseAll();
+      }
+    }
+  }
+
+  /** A lease this instance holds, and until when it is surely valid by the local clock. */
+  private record Held(long epoch, long confirmedNanos) {}
+
+  private final class StreamLeases {
+    final String streamName;
+    final int partitionCount;
+    final int[] candidates;
+    final WriterLeaseSettings settings;
+    final Map<Integer, Held> partitions = new LinkedHashMap<>(); // guarded by roundLock
+    int slot = -1; // guarded by roundLock
+    @Nullable Held slotLease; // guarded by roundLock
+    volatile int[] heldSnapshot = new int[0];
+
+    StreamLeases(String streamName, int partitionCount, PartitionSet candidates, WriterLeaseSettings settings) {
+      this.streamName = streamName;
+      this.partitionCount = partitionCount;
+      this.candidates = candidates.stream().toArray();
+      this.settings = settings;
+    }
+
+    boolean isHeld(int partition) {
+      for (int p : heldSnapshot) {
+        if (p == partition) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    void round() {
+      BitSet live = members();
+      BitSet wanted = new BitSet(partitionCount);
+      if (slot >= 0) {
+        int m = live.cardinality();
+        int rank = live.get(0, slot).cardinality();
+        for (int k = 0; k < candidates.length; k++) {
+          if (k % m == rank) {
+            wanted.set(candidates[k]);
+          }
+        }
+      }
+      for (Map.Entry<Integer, Held> e : new ArrayList<>(partitions.entrySet())) {
+        int p = e.getKey();
+        if (!wanted.get(p)) {
+          giveUp(p, e.getValue(), true);
+        } else {
+          Held renewed = renew(Kind.PARTITION, p, e.getValue());
+          if (renewed == null) {
+            giveUp(p, e.getValue(), false);
+          } else {
+            partitions.put(p, renewed);
+          }
+        }
+      }
+      for (int p = wanted.nextSetBit(0); p >= 0; p = wanted.nextSetBit(p + 1)) {
+        if (!partitions.containsKey(p)) {
+          OptionalLong epoch = acquire(Kind.PARTITION, p);
+          if (epoch.isPresent()) {
+            partitions.put(p, new Held(epoch.getAsLong(), System.nanoTime()));
+            listener.granted(streamName, p); // before publishing: what held() lists is writable
+            publish();
+          }
+        }
+      }
+    }
+
+    /** Keeps or takes this instance's membership slot and returns every live slot. */
+    private BitSet members() {
+      if (slot >= 0) {
+        Held renewed = renew(Kind.MEMBER, slot, Objects.requireNonNull(slotLease));
+        if (renewed == null) {
+          logger.warn("Lost writer membership slot " + slot + " of stream '" + streamName + "'; taking another");
+          slot = -1;
+          slotLease = null;
+        } else {
+          slotLease = renewed;
+        }
+      }
+      BitSet live = new BitSet(partitionCount);
+      for (int i = 0; i < partitionCount; i++) {
+        if (i == slot) {
+          live.set(i);
+        } else if (isHeldSafely(i)) {
+          live.set(i);
+        } else if (slot < 0) {
+          OptionalLong epoch = acquire(Kind.MEMBER, i);
+          if (epoch.isPresent()) {
+            slot = i;
+            slotLease = new Held(epoch.getAsLong(), System.nanoTime());
+            live.set(i);
+          }
+        }
+      }
+      if (slot < 0) {
+        logger.warn("No free writer membership slot of stream '" + streamName + "' (" + partitionCount
+            + " instances already write it): this instance writes none of its partitions");
+      }
+      return live;
+    }
+
+    private boolean isHeldSafely(int slotIndex) {
+      try {
+        return store.isHeld(Kind.MEMBER, streamName, slotIndex);
+      } catch (RuntimeException e) {
+        return true; // unknown: count it, so that this instance wants less rather than more
+      }
+    }
+
+    private OptionalLong acquire(Kind kind, int index) {
+      try {
+        return store.tryAcquire(kind, streamName, index, owner, settings.ttl());
+      } catch (RuntimeException e) {
+        logger.debug("Could not take the writer lease " + kind + " " + index + " of stream '" + streamName + "'", e);
+        return OptionalLong.empty();
+      }
+    }
+
+    /** The renewed lease, or null when it is lost (refused, or unconfirmed for too long). */
+    private @Nullable Held renew(Kind kind, int index, Held held) {
+      try {
+        if (store.renew(kind, streamName, index, owner, held.epoch(), settings.ttl())) {
+          return new Held(held.epoch(), System.nanoTime());
+        }
+        return null;
+      } catch (RuntimeException e) {
+        long surelyValidUntil = held.confirmedNanos() + settings.ttl().toNanos() - settings.renewInterval().toNanos();
+        if (System.nanoTime() - surelyValidUntil < 0) {
+          logger.warn("Could not renew the writer lease " + kind + " " + index + " of stream '" + streamName
+              + "'; keeping it while it is surely valid", e);
+          return held;
+        }
+        logger.warn("Could not renew the writer lease " + kind + " " + index + " of stream '" + streamName
+            + "' before it may expire; giving it up", e);
+        return null;
+      }
+    }
+
+    private void giveUp(int partition, Held held, boolean release) {
+      partitions.remove(partition);
+      publish();
+      try {
+        listener.givingUp(streamName, partition);
+      } finally {
+        if (release) {
+          try {
+            store.release(Kind.PARTITION, streamName, partition, owner, held.epoch());
+          } catch (RuntimeException e) {
+            logger.warn("Could not release the writer lease of partition " + partition + " of stream '"
+                + streamName + "'; it expires on its own", e);
+          }
+        } else {
+          logger.warn("Lost the writer lease of partition " + partition + " of stream '" + streamName
+              + "' to another instance; closed its writer");
+        }
+      }
+    }
+
+    private void publish() {
+      heldSnapshot = partitions.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+
+    void releaseAll() {
+      for (Map.Entry<Integer, Held> e : new ArrayList<>(partitions.entrySet())) {
+        giveUp(e.getKey(), e.getValue(), true);
+      }
+      if (slot >= 0) {
+        try {
+          store.release(Kind.MEMBER, streamName, slot, owner, Objects.requireNonNull(slotLease).epoch());
+        } catch (RuntimeException e) {
+          logger.warn("Could not release writer membership slot " + slot + " of stream '" + streamName + "'", e);
+        }
+        slot = -1;
+      }
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package dev.objlog.spring.listener;
+
+import dev.objlog.spring.listener.checkpoint.TestDatabases;
+import javax.sql.DataSource;
+
+class TransactionalRecordListenerMariaDbTests extends TransactionalRecordListenerContract {
+  @Override
+  protected DataSource openDataSource() {
+    return TestDatabases.mariadb();
+  }
+}
