@@ -56,10 +56,19 @@ final class GroupMember implements AutoCloseable {
     void extend(int partition, long deadlineMs);
 
     /**
-     * Stops {@code partition} and waits for it; {@code saveCheckpoint}: the lease is still valid,
-     * save the position first.
+     * Asks {@code partition} to stop after the record in hand, without waiting; {@code
+     * saveCheckpoint}: the lease is still valid, save the position first.
      */
-    void stop(int partition, boolean saveCheckpoint);
+    void requestStop(int partition, boolean saveCheckpoint);
+
+    /** Stops {@code partition} at once without saving: its lease is lost. */
+    void revoke(int partition);
+
+    /** Whether a consumer thread of {@code partition} is still alive here. */
+    boolean running(int partition);
+
+    /** Waits up to {@code millis} for the partition's consumer thread to end. */
+    void awaitEnded(int partition, long millis) throws InterruptedException;
 
     /** Whether the partition's consumer gave the partition up on its own (lost checkpoint race). */
     boolean gaveUp(int partition);
@@ -81,6 +90,11 @@ final class GroupMember implements AutoCloseable {
   private final Clock clock;
   private final Partitions target;
   private final Map<Integer, Lease> held = new ConcurrentSkipListMap<>();
+  /**
+   * Partitions asked to stop whose consumer thread may still run: their leases stay held and
+   * renewed until the thread ended (its last save needs a valid lease), then are released.
+   */
+  private final Map<Integer, Lease> handingOver = new ConcurrentSkipListMap<>();
   private final Map<Integer, ObjlogListenerContainer.PartitionLease> known = new ConcurrentSkipListMap<>();
   private final ScheduledExecutorService scheduler;
   private @Nullable Lease slot;
@@ -165,16 +179,20 @@ final class GroupMember implements AutoCloseable {
     int p = partitions.size();
     int cap = (p + members - 1) / members;
     List<Integer> mine = new ArrayList<>(held.keySet());
+    List<Integer> shed = new ArrayList<>();
     for (int i = mine.size() - 1; i >= 0 && held.size() > cap; i--) {
       int partition = mine.get(i);
       logger.info("Group " + group + " on " + streamName + ": " + members + " members, handing over partition "
           + partition);
-      target.stop(partition, true);
-      release(partition);
+      handingOver.put(partition, held.remove(partition));
+      target.requestStop(partition, true);
+      shed.add(partition);
     }
+    awaitHandOvers(shed);
+    finishHandOvers();
     for (int partition : partitions) {
-      if (held.containsKey(partition)) {
-        continue;
+      if (held.containsKey(partition) || handingOver.containsKey(partition) || target.running(partition)) {
+        continue; // a thread of ours still runs it: never start a second one
       }
       LeaseKey key = LeaseKey.of(group, streamName, partition);
       Optional<Lease> current = settings.leases().current(key);
@@ -194,6 +212,32 @@ final class GroupMember implements AutoCloseable {
         target.start(partition, deadline(sentAt));
       } else {
         remember(partition, ((LeaseResult.Refused) result).holder());
+      }
+    }
+  }
+
+  /**
+   * Gives shed partitions a short while to finish the record in hand, so that the usual hand-over
+   * completes in this tick; a slow listener keeps its lease (renewed) until it is done instead of
+   * holding up the renewals of the other partitions.
+   */
+  private void awaitHandOvers(List<Integer> shed) {
+    long deadline = System.nanoTime() + settings.renewInterval().toNanos() / 2;
+    for (int partition : shed) {
+      try {
+        target.awaitEnded(partition, Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Releases the leases of handed-over partitions whose consumer thread ended. */
+  private void finishHandOvers() {
+    for (int partition : List.copyOf(handingOver.keySet())) {
+      if (!target.running(partition)) {
+        release(partition, handingOver.remove(partition));
       }
     }
   }
@@ -236,29 +280,37 @@ final class GroupMember implements AutoCloseable {
     for (Map.Entry<Integer, Lease> e : List.copyOf(held.entrySet())) {
       int partition = e.getKey();
       if (target.gaveUp(partition)) {
-        target.stop(partition, false);
-        release(partition);
+        // It stopped itself (checkpoint race or deadline): release once its thread ended.
+        handingOver.put(partition, held.remove(partition));
+        target.requestStop(partition, false);
         continue;
       }
-      long sentAt = clock.millis();
-      try {
-        LeaseResult r = settings.leases().renew(LeaseKey.of(group, streamName, partition), e.getValue(), settings.ttl());
-        if (r instanceof LeaseResult.Granted g) {
-          held.put(partition, g.lease());
-          remember(partition, g.lease());
-          target.extend(partition, deadline(sentAt));
-        } else {
-          logger.warn("Group " + group + " on " + streamName + ": lost the lease of partition " + partition
-              + "; stopping it without a checkpoint");
-          held.remove(partition);
-          remember(partition, ((LeaseResult.Refused) r).holder());
-          target.stop(partition, false);
-        }
-      } catch (RuntimeException ex) {
-        // The consumer stops by itself at its deadline; keep trying until then.
-        logger.warn("Group " + group + " on " + streamName + ": could not renew the lease of partition "
-            + partition + "; it stops at its deadline unless a renewal succeeds", ex);
+      renew(partition, e.getValue(), held);
+    }
+    for (Map.Entry<Integer, Lease> e : List.copyOf(handingOver.entrySet())) {
+      renew(e.getKey(), e.getValue(), handingOver);
+    }
+  }
+
+  private void renew(int partition, Lease lease, Map<Integer, Lease> in) {
+    long sentAt = clock.millis();
+    try {
+      LeaseResult r = settings.leases().renew(LeaseKey.of(group, streamName, partition), lease, settings.ttl());
+      if (r instanceof LeaseResult.Granted g) {
+        in.put(partition, g.lease());
+        remember(partition, g.lease());
+        target.extend(partition, deadline(sentAt));
+      } else {
+        logger.warn("Group " + group + " on " + streamName + ": lost the lease of partition " + partition
+            + "; stopping it without a checkpoint");
+        in.remove(partition);
+        remember(partition, ((LeaseResult.Refused) r).holder());
+        target.revoke(partition);
       }
+    } catch (RuntimeException ex) {
+      // The consumer stops by itself at its deadline; keep trying until then.
+      logger.warn("Group " + group + " on " + streamName + ": could not renew the lease of partition "
+          + partition + "; it stops at its deadline unless a renewal succeeds", ex);
     }
   }
 
@@ -272,11 +324,10 @@ final class GroupMember implements AutoCloseable {
 
   private void remember(int partition, @Nullable Lease lease) {
     known.put(partition, new ObjlogListenerContainer.PartitionLease(partition, lease == null ? null : lease.owner(),
-        lease == null ? null : lease.until(), lease != null && held.containsKey(partition)));
+        lease == null ? null : lease.until(), lease != null && (held.containsKey(partition) || handingOver.containsKey(partition))));
   }
 
-  private void release(int partition) {
-    Lease lease = held.remove(partition);
+  private void release(int partition, @Nullable Lease lease) {
     if (lease == null) {
       return;
     }
@@ -301,10 +352,23 @@ final class GroupMember implements AutoCloseable {
     }
   }
 
-  /** After the partitions stopped: gives every lease up so the other members take over at once. */
+  /**
+   * After the partitions were asked to stop and waited for: gives up every lease whose consumer
+   * thread ended, so the other members take over at once. A thread still running (a listener call
+   * longer than the shutdown timeout) keeps its lease until it expires: it may still save before
+   * its deadline, and nobody else may process the partition meanwhile.
+   */
   synchronized void releaseAll() {
-    for (int partition : List.copyOf(held.keySet())) {
-      release(partition);
+    for (Map<Integer, Lease> leases : List.of(held, handingOver)) {
+      for (int partition : List.copyOf(leases.keySet())) {
+        if (target.running(partition)) {
+          logger.warn("Group " + group + " on " + streamName + ": partition " + partition
+              + " is still in a listener call; its lease is left to expire");
+        } else {
+          release(partition, leases.get(partition));
+        }
+        leases.remove(partition);
+      }
     }
     Lease s = slot;
     if (s != null) {

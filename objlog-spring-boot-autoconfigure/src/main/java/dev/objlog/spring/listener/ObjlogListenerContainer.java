@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
@@ -121,14 +122,14 @@ public class ObjlogListenerContainer {
   private @Nullable Watch watch;
   private volatile @Nullable GroupMember member;
   /** With a concurrency: one lock per lane; a partition invokes while holding its lane's. */
-  private final java.util.concurrent.locks.@Nullable ReentrantLock[] lanes;
+  private final @Nullable ReentrantLock @Nullable [] lanes;
 
   ObjlogListenerContainer(Settings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
     Integer concurrency = settings.endpoint().getConcurrency();
-    this.lanes = concurrency == null ? null : new java.util.concurrent.locks.ReentrantLock[concurrency];
+    this.lanes = concurrency == null ? null : new ReentrantLock[concurrency];
     for (int i = 0; lanes != null && i < lanes.length; i++) {
-      lanes[i] = new java.util.concurrent.locks.ReentrantLock();
+      lanes[i] = new ReentrantLock();
     }
   }
 
@@ -680,10 +681,24 @@ public class ObjlogListenerContainer {
             };
           }
           ListenerMethodInvoker.Call call = new ListenerMethodInvoker.Call(getStreamName(), remaining, ack);
-          if (settings.transaction() == null) {
-            invokeObserved(call);
-          } else {
-            invokeAndSaveInTransaction(call, settings.transaction());
+          // The lane first, then any transaction: a thread waiting for its lane holds no connection.
+          ReentrantLock lane = lanes == null ? null : lanes[Integer.remainderUnsigned(partition, lanes.length)];
+          if (lane != null) {
+            lane.lock();
+          }
+          try {
+            if (!live()) {
+              return false; // stopped, or the lease deadline passed, while waiting for the lane
+            }
+            if (settings.transaction() == null) {
+              invokeObserved(call);
+            } else {
+              invokeAndSaveInTransaction(call, settings.transaction());
+            }
+          } finally {
+            if (lane != null) {
+              lane.unlock();
+            }
           }
         } catch (Exception e) {
           if (e instanceof CheckpointConflictException || e instanceof LeaseDeadlinePassed) {
@@ -743,23 +758,9 @@ public class ObjlogListenerContainer {
       }
     }
 
-    private void invokeInLane(ListenerMethodInvoker.Call call) throws Exception {
-      var lane = lanes == null ? null : lanes[Integer.remainderUnsigned(partition, lanes.length)];
-      if (lane == null) {
-        settings.invoker().invoke(call);
-        return;
-      }
-      lane.lock();
-      try {
-        settings.invoker().invoke(call);
-      } finally {
-        lane.unlock();
-      }
-    }
-
     private void invokeObserved(ListenerMethodInvoker.Call call) throws Exception {
       if (settings.observationRegistry().isNoop()) {
-        invokeInLane(call);
+        settings.invoker().invoke(call);
         return;
       }
       Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
@@ -768,7 +769,7 @@ public class ObjlogListenerContainer {
           settings.observationRegistry());
       observation.start();
       try (Observation.Scope scope = observation.openScope()) {
-        invokeInLane(call);
+        settings.invoker().invoke(call);
       } catch (Exception | Error e) {
         observation.error(e);
         throw e;
@@ -912,21 +913,43 @@ public class ObjlogListenerContainer {
     }
 
     @Override
-    public void stop(int partition, boolean saveCheckpoint) {
+    public void requestStop(int partition, boolean saveCheckpoint) {
+      PartitionConsumer c = consumers.get(partition);
+      if (c != null) {
+        c.deactivate(saveCheckpoint);
+      }
+    }
+
+    @Override
+    public void revoke(int partition) {
+      PartitionConsumer c = consumers.get(partition);
+      if (c != null) {
+        c.deadlineMs = 0; // no save from here on: another member may own the partition
+        c.deactivate(false);
+      }
+    }
+
+    @Override
+    public boolean running(int partition) {
       PartitionConsumer c = consumers.get(partition);
       if (c == null) {
-        return;
+        return false;
       }
-      c.deactivate(saveCheckpoint);
       Thread t = c.thread;
-      if (t != null && t != Thread.currentThread()) {
-        try {
-          t.join(Math.max(1, settings.shutdownTimeout().toMillis()));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+      if (t != null && t.isAlive()) {
+        return true;
       }
       consumers.remove(partition, c);
+      return false;
+    }
+
+    @Override
+    public void awaitEnded(int partition, long millis) throws InterruptedException {
+      PartitionConsumer c = consumers.get(partition);
+      Thread t = c == null ? null : c.thread;
+      if (t != null && t != Thread.currentThread()) {
+        t.join(Math.max(1, millis));
+      }
     }
 
     @Override
