@@ -8,7 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.logging.Log;
@@ -24,8 +28,10 @@ import org.jspecify.annotations.Nullable;
  *       slots: {@code m} instances, this one of rank {@code r} among them;
  *   <li>wants the candidate partitions (the configured writer partitions, in order) whose position
  *       {@code k} has {@code k % m == r}, a disjoint share that every instance computes alike;
- *   <li>gives up held partitions it no longer wants (closing their writers first, then releasing),
- *       renews the others, and tries to take wanted ones that are free or whose lease expired.
+ *   <li>gives up held partitions it no longer wants (no more sends at once; their writers close on
+ *       a separate hand-over thread, then the leases are released, so a slow store never delays
+ *       the renewals), renews the others, and tries to take wanted ones that are free or whose
+ *       lease expired (not one whose writer is still closing).
  * </ol>
  *
  * <p>A renewal refused means another owner has the partition: its writer is closed. A renewal that
@@ -52,6 +58,11 @@ final class WriterLeaseKeeper implements AutoCloseable {
   private final Listener listener;
   private final Map<String, StreamLeases> streams = new LinkedHashMap<>();
   private final ScheduledExecutorService executor;
+  /**
+   * Closes the writers of partitions given up in a round, so that a slow store never holds up the
+   * renewals of the others (a writer's close waits for its pending records to commit).
+   */
+  private final ExecutorService closer;
   private final Object roundLock = new Object();
   private boolean closed; // guarded by roundLock
 
@@ -61,6 +72,11 @@ final class WriterLeaseKeeper implements AutoCloseable {
     this.listener = Objects.requireNonNull(listener, "listener");
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "objlog-writer-leases");
+      t.setDaemon(true);
+      return t;
+    });
+    this.closer = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "objlog-writer-handover");
       t.setDaemon(true);
       return t;
     });
@@ -120,6 +136,16 @@ final class WriterLeaseKeeper implements AutoCloseable {
         return;
       }
       closed = true;
+    }
+    closer.shutdown(); // hand-overs already started finish first: their writers close, their leases go
+    try {
+      if (!closer.awaitTermination(10, TimeUnit.MINUTES)) {
+        logger.warn("Writer hand-overs still running after 10 minutes; their leases expire on their own");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (roundLock) {
       for (StreamLeases s : streams.values()) {
         s.releaseAll();
       }
@@ -135,6 +161,8 @@ final class WriterLeaseKeeper implements AutoCloseable {
     final int[] candidates;
     final WriterLeaseSettings settings;
     final Map<Integer, Held> partitions = new LinkedHashMap<>(); // guarded by roundLock
+    /** Partitions whose writer the closer is still closing: not taken again until it is done. */
+    final Set<Integer> handingOver = ConcurrentHashMap.newKeySet();
     int slot = -1; // guarded by roundLock
     @Nullable Held slotLease; // guarded by roundLock
     volatile int[] heldSnapshot = new int[0];
@@ -170,18 +198,18 @@ final class WriterLeaseKeeper implements AutoCloseable {
       for (Map.Entry<Integer, Held> e : new ArrayList<>(partitions.entrySet())) {
         int p = e.getKey();
         if (!wanted.get(p)) {
-          giveUp(p, e.getValue(), true);
+          giveUpLater(p, e.getValue(), true);
         } else {
           Held renewed = renew(Kind.PARTITION, p, e.getValue());
           if (renewed == null) {
-            giveUp(p, e.getValue(), false);
+            giveUpLater(p, e.getValue(), false);
           } else {
             partitions.put(p, renewed);
           }
         }
       }
       for (int p = wanted.nextSetBit(0); p >= 0; p = wanted.nextSetBit(p + 1)) {
-        if (!partitions.containsKey(p)) {
+        if (!partitions.containsKey(p) && !handingOver.contains(p)) {
           OptionalLong epoch = acquire(Kind.PARTITION, p);
           if (epoch.isPresent()) {
             partitions.put(p, new Held(epoch.getAsLong(), System.nanoTime()));
@@ -263,9 +291,35 @@ final class WriterLeaseKeeper implements AutoCloseable {
       }
     }
 
+    /**
+     * Stops sending to {@code partition} now and closes its writer (then releases the lease) on
+     * the closer thread.
+     */
+    private void giveUpLater(int partition, Held held, boolean release) {
+      partitions.remove(partition);
+      publish();
+      handingOver.add(partition);
+      try {
+        closer.execute(() -> {
+          try {
+            close(partition, held, release);
+          } finally {
+            handingOver.remove(partition);
+          }
+        });
+      } catch (RejectedExecutionException e) { // closing: releaseAll no longer sees it, so close it here
+        handingOver.remove(partition);
+        close(partition, held, release);
+      }
+    }
+
     private void giveUp(int partition, Held held, boolean release) {
       partitions.remove(partition);
       publish();
+      close(partition, held, release);
+    }
+
+    private void close(int partition, Held held, boolean release) {
       try {
         listener.givingUp(streamName, partition);
       } finally {

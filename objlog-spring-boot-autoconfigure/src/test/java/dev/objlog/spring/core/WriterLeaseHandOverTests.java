@@ -1,0 +1,123 @@
+package dev.objlog.spring.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.objlog.spring.core.WriterLeaseStore.Kind;
+import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.LeaseKey;
+import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Giving a partition up to a new instance closes its writer off the renewal thread: while that
+ * close is slow (a slow store), the partitions kept are still renewed, the given-up one takes no
+ * sends, and its lease is released only after the close finished.
+ */
+class WriterLeaseHandOverTests {
+  private static final WriterLeaseSettings SETTINGS = new WriterLeaseSettings(Duration.ofMinutes(1), Duration.ofMillis(10));
+
+  private final InMemoryCheckpointRepository repository = new InMemoryCheckpointRepository();
+
+  /** Counts renewals of one partition's lease. */
+  private static final class CountingStore implements WriterLeaseStore {
+    final WriterLeaseStore delegate;
+    final AtomicInteger renewals = new AtomicInteger();
+    final int counted;
+
+    CountingStore(WriterLeaseStore delegate, int counted) {
+      this.delegate = delegate;
+      this.counted = counted;
+    }
+
+    @Override
+    public OptionalLong tryAcquire(Kind kind, String streamName, int index, String owner, Duration ttl) {
+      return delegate.tryAcquire(kind, streamName, index, owner, ttl);
+    }
+
+    @Override
+    public boolean renew(Kind kind, String streamName, int index, String owner, long epoch, Duration ttl) {
+      if (kind == Kind.PARTITION && index == counted) {
+        renewals.incrementAndGet();
+      }
+      return delegate.renew(kind, streamName, index, owner, epoch, ttl);
+    }
+
+    @Override
+    public void release(Kind kind, String streamName, int index, String owner, long epoch) {
+      delegate.release(kind, streamName, index, owner, epoch);
+    }
+
+    @Override
+    public boolean isHeld(Kind kind, String streamName, int index) {
+      return delegate.isHeld(kind, streamName, index);
+    }
+  }
+
+  private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
+      Thread.sleep(5);
+    }
+  }
+
+  private String owner(int partition) {
+    return repository.current(LeaseKey.of(RepositoryWriterLeaseStore.PARTITION_GROUP, "orders", partition))
+        .map(l -> l.owner()).orElse("nobody");
+  }
+
+  @Test
+  void aSlowWriterCloseDelaysNeitherRenewalsNorTheReleaseOrder() throws Exception {
+    CountDownLatch closeMayFinish = new CountDownLatch(1);
+    CountDownLatch closing = new CountDownLatch(1);
+    CountingStore store = new CountingStore(new RepositoryWriterLeaseStore(repository), 0);
+    WriterLeaseKeeper first = new WriterLeaseKeeper(store, "first", new WriterLeaseKeeper.Listener() {
+      @Override
+      public void granted(String streamName, int partition) {}
+
+      @Override
+      public void givingUp(String streamName, int partition) {
+        closing.countDown();
+        try {
+          closeMayFinish.await(30, TimeUnit.SECONDS); // a writer waiting for its records to commit
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    first.add("orders", 2, PartitionSet.all(2), SETTINGS);
+    first.start();
+    assertThat(first.held("orders")).containsExactly(0, 1);
+
+    WriterLeaseKeeper second = new WriterLeaseKeeper(new RepositoryWriterLeaseStore(repository), "second",
+        new WriterLeaseKeeper.Listener() {
+          @Override
+          public void granted(String streamName, int partition) {}
+
+          @Override
+          public void givingUp(String streamName, int partition) {}
+        });
+    try (first; second) {
+      second.add("orders", 2, PartitionSet.all(2), SETTINGS);
+      second.start();
+      assertThat(closing.await(30, TimeUnit.SECONDS)).as("first gives partition 1 up").isTrue();
+
+      assertThat(first.held("orders")).as("no more sends to the partition being closed").containsExactly(0);
+      int before = store.renewals.get();
+      awaitTrue("renewals of partition 0 during the slow close", () -> store.renewals.get() >= before + 3);
+      assertThat(owner(1)).as("not released before its writer closed").isEqualTo("first");
+      assertThat(second.held("orders")).isEmpty();
+
+      closeMayFinish.countDown();
+      awaitTrue("partition 1 moves to the second instance", () -> second.isHeld("orders", 1));
+      assertThat(owner(1)).isEqualTo("second");
+      assertThat(first.held("orders")).containsExactly(0);
+    }
+  }
+}
