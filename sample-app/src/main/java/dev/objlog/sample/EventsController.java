@@ -7,6 +7,7 @@ import dev.objlog.read.ReadResult;
 import dev.objlog.spring.core.ObjlogHeaders;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
+import dev.objlog.spring.core.PartitionNotWritableException;
 import dev.objlog.spring.core.SendResult;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -17,8 +18,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.messaging.support.MessageBuilder;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -49,9 +53,11 @@ class EventsController {
 
   /**
    * Appends one event: to {@code partition} if given, else to the partition of {@code key} if
-   * given, else round robin.
+   * given, else round robin over the partitions this instance writes (with writer leases, the ones
+   * it holds now).
    *
-   * @return 200 with {stream, partition, lsn, timestamp} once the event is durable
+   * @return 200 with {stream, partition, lsn, timestamp} once the event is durable; 503 when this
+   *     instance does not write the partition (see {@link #notWritable})
    */
   @PostMapping(consumes = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE, MediaType.ALL_VALUE})
   CompletableFuture<Map<String, Object>> append(@RequestBody byte[] body,
@@ -64,13 +70,27 @@ class EventsController {
     } else if (key != null) {
       message.setHeader(ObjlogHeaders.KEY, key);
     } else {
+      int[] writable = template.writablePartitions(stream).stream().toArray();
+      // None held (another instance took them all, or a rebalance): partition 0 answers 503 below.
       message.setHeader(ObjlogHeaders.PARTITION,
-          Math.floorMod(next.getAndIncrement(), streams.stream(stream).partitions()));
+          writable.length == 0 ? 0 : writable[Math.floorMod(next.getAndIncrement(), writable.length)]);
     }
     if (contentType != null) {
       message.setHeader("contentType", contentType);
     }
     return template.send(message.build()).thenApply(EventsController::describe);
+  }
+
+  /**
+   * The events stream uses writer leases, so with several instances each writes only its share:
+   * a request naming another instance's partition, or one that meets a rebalance (the partition
+   * just moved), is answered 503 with the reason. Retrying (a keyed or round-robin request) finds
+   * a partition held here once the lease round settles; a named partition must go to its holder.
+   */
+  @ExceptionHandler(PartitionNotWritableException.class)
+  ResponseEntity<Map<String, Object>> notWritable(PartitionNotWritableException e) {
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
+        .body(Map.of("stream", e.getStreamName(), "partition", e.getPartition(), "error", e.getMessage()));
   }
 
   private static Map<String, Object> describe(SendResult result) {

@@ -169,5 +169,22 @@ class SampleApplicationTests {
     assertThat(listener).containsEntry("stream", "events").containsEntry("state", "RUNNING");
     List<Map<String, Object>> partitions = (List<Map<String, Object>>) listener.get("partitionStatus");
     assertThat(partitions).hasSize(4).allSatisfy(p -> assertThat(p).containsKeys("lagRecords", "checkpoint", "headNextLsn"));
+
+    // The listener's group: alone on its store, this instance holds every partition's lease.
+    Map<String, Object> group = (Map<String, Object>) listener.get("group");
+    assertThat(group).containsEntry("group", EventsListener.GROUP).containsEntry("members", 1);
+    String instanceId = (String) group.get("instanceId");
+    assertThat(instanceId).isNotBlank();
+    List<Map<String, Object>> leases = (List<Map<String, Object>>) group.get("leases");
+    assertThat(leases).extracting(l -> l.get("partition")).containsExactly(0, 1, 2, 3);
+    assertThat(leases).allSatisfy(l -> assertThat(l).containsEntry("owner", instanceId)
+        .containsEntry("heldByThisInstance", true));
+    // The events stream's writers share partitions by lease too: this instance holds them all.
+    Map<String, Object> events = (Map<String, Object>) ((Map<String, Object>) body.get("streams")).get("events");
+    assertThat(events).containsEntry("writerPartitions", "0-3");
+    Map<String, Object> writerLease = (Map<String, Object>) events.get("writerLease");
+    assertThat(writerLease).containsEntry("members", 1);
+    assertThat((List<Map<String, Object>>) writerLease.get("leases")).extracting(l -> l.get("owner"))
+        .containsOnly(writerLease.get("instanceId")).hasSize(4);
   }
 }

@@ -17,6 +17,7 @@ import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.spring.core.WriterLeaseStatus;
 import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
 import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import dev.objlog.store.ListPage;
@@ -45,7 +46,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * <ul>
  *   <li>{@code GET /actuator/objlog}: the store, and every configured stream by name with its
  *       stream id and partitions: each partition's head (next and oldest LSN, writer epoch,
- *       generation, segment counts, newest record timestamp) and this instance's writer of it.
+ *       generation, segment counts, newest record timestamp) and this instance's writer of it;
+ *       with writer leases also the stream's {@code writerLease}: this instance's owner id,
+ *       membership slot, the member count and the partition leases it holds (owner, epoch,
+ *       expiry), as the template's last lease round saw them.
  *   <li>{@code GET /actuator/objlog/{streamName}/{partition}}: the same for one partition, plus
  *       the retention fields, the newest committed segment and a listing of the partition's
  *       segment folder (count, bytes, newest objects).
@@ -238,6 +242,7 @@ public class ObjlogEndpoint {
       details.put("partitionCount", stream.partitions());
       if (template != null) {
         details.put("writerPartitions", template.writablePartitions(stream.name()).toString());
+        template.writerLeaseStatus(stream.name()).ifPresent(status -> details.put("writerLease", writerLease(status)));
       }
       List<Map<String, Object>> partitions = new ArrayList<>();
       for (int p = 0; p < stream.partitions(); p++) {
@@ -294,6 +299,25 @@ public class ObjlogEndpoint {
     if (template != null) {
       details.put("localWriter", localWriter(template.writerStatus(stream.name(), partition)));
     }
+    return details;
+  }
+
+  /** The template's writer leases of a stream as its last lease round saw them (no store read). */
+  private static Map<String, Object> writerLease(WriterLeaseStatus status) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("instanceId", status.owner());
+    details.put("memberSlot", status.memberSlot());
+    details.put("members", status.members());
+    List<Map<String, Object>> leases = new ArrayList<>();
+    for (WriterLeaseStatus.HeldLease lease : status.leases()) {
+      Map<String, Object> l = new LinkedHashMap<>();
+      l.put("partition", lease.partition());
+      l.put("owner", lease.owner());
+      l.put("epoch", u64(lease.epoch()));
+      l.put("until", lease.until());
+      leases.add(l);
+    }
+    details.put("leases", leases);
     return details;
   }
 

@@ -321,6 +321,20 @@ public class ObjlogTemplate implements AutoCloseable {
     return leases == null ? Optional.empty() : Optional.of(leases.owner());
   }
 
+  /**
+   * This instance's writer leases of a stream as of its last lease round, from memory only: empty
+   * when the stream does not use writer leases.
+   *
+   * @throws UnknownStreamException for a stream that is not configured
+   */
+  public Optional<WriterLeaseStatus> writerLeaseStatus(String streamName) {
+    streams.stream(streamName);
+    if (leases == null || !leases.manages(streamName)) {
+      return Optional.empty();
+    }
+    return Optional.of(leases.status(streamName));
+  }
+
   /** What this instance knows of its writer of one partition, from memory only. */
   public LocalWriterStatus writerStatus(String streamName, int partition) {
     ObjlogStream stream = streams.stream(streamName);

@@ -8,6 +8,11 @@ import dev.objlog.InvalidArgumentException;
  * lease. Another instance owns it; sending it there instead, or widening this instance's writer
  * partitions (which fences that instance out), are the options.
  *
+ * <p>With writer leases it is also what a keyed send throws when a rebalance took the picked
+ * partition away (or none is held yet): nothing was sent, and retrying the keyed send picks again
+ * among the partitions held then. The template never reroutes on its own; docs/SPRING.md, "Writer
+ * leases".
+ *
  * <p>Thread-safety: immutable once thrown.
  */
 public class PartitionNotWritableException extends InvalidArgumentException {

@@ -2,9 +2,11 @@ package dev.objlog.spring.core;
 
 import dev.objlog.spring.core.WriterLeaseStore.Kind;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -39,8 +41,8 @@ import org.jspecify.annotations.Nullable;
  * from the last confirmation, outlasts the next round). Membership changes converge within two
  * rounds: the old holder releases, the new one takes.
  *
- * <p>Thread-safety: {@link #held} and {@link #isHeld} may be called from any thread; the rest is
- * driven by the template.
+ * <p>Thread-safety: {@link #held}, {@link #isHeld} and {@link #status} may be called from any
+ * thread; the rest is driven by the template.
  */
 final class WriterLeaseKeeper implements AutoCloseable {
   private static final Log logger = LogFactory.getLog(WriterLeaseKeeper.class);
@@ -109,6 +111,11 @@ final class WriterLeaseKeeper implements AutoCloseable {
     return streams.get(streamName).heldSnapshot;
   }
 
+  /** This instance's leases of a stream as of the last round (no store request). */
+  WriterLeaseStatus status(String streamName) {
+    return streams.get(streamName).statusSnapshot;
+  }
+
   boolean isHeld(String streamName, int partition) {
     StreamLeases s = streams.get(streamName);
     return s != null && s.isHeld(partition);
@@ -152,8 +159,12 @@ final class WriterLeaseKeeper implements AutoCloseable {
     }
   }
 
-  /** A lease this instance holds, and until when it is surely valid by the local clock. */
-  private record Held(long epoch, long confirmedNanos) {}
+  /**
+   * A lease this instance holds: when its last confirmed acquire or renewal was sent, by the local
+   * monotonic clock (for deciding whether it is surely still valid) and by the wall clock (for
+   * showing it).
+   */
+  private record Held(long epoch, long confirmedNanos, Instant sentAt) {}
 
   private final class StreamLeases {
     final String streamName;
@@ -165,7 +176,9 @@ final class WriterLeaseKeeper implements AutoCloseable {
     final Set<Integer> handingOver = ConcurrentHashMap.newKeySet();
     int slot = -1; // guarded by roundLock
     @Nullable Held slotLease; // guarded by roundLock
+    int members; // guarded by roundLock
     volatile int[] heldSnapshot = new int[0];
+    volatile WriterLeaseStatus statusSnapshot = new WriterLeaseStatus(owner, -1, 0, List.of());
 
     StreamLeases(String streamName, int partitionCount, PartitionSet candidates, WriterLeaseSettings settings) {
       this.streamName = streamName;
@@ -186,6 +199,7 @@ final class WriterLeaseKeeper implements AutoCloseable {
     void round() {
       BitSet live = members();
       BitSet wanted = new BitSet(partitionCount);
+      members = live.cardinality();
       if (slot >= 0) {
         int m = live.cardinality();
         int rank = live.get(0, slot).cardinality();
@@ -210,14 +224,17 @@ final class WriterLeaseKeeper implements AutoCloseable {
       }
       for (int p = wanted.nextSetBit(0); p >= 0; p = wanted.nextSetBit(p + 1)) {
         if (!partitions.containsKey(p) && !handingOver.contains(p)) {
+          long sentNanos = System.nanoTime();
+          Instant sentAt = Instant.now();
           OptionalLong epoch = acquire(Kind.PARTITION, p);
           if (epoch.isPresent()) {
-            partitions.put(p, new Held(epoch.getAsLong(), System.nanoTime()));
+            partitions.put(p, new Held(epoch.getAsLong(), sentNanos, sentAt));
             listener.granted(streamName, p); // before publishing: what held() lists is writable
             publish();
           }
         }
       }
+      publish(); // the renewals' new expiries and the member count
     }
 
     /** Keeps or takes this instance's membership slot and returns every live slot. */
@@ -239,10 +256,12 @@ final class WriterLeaseKeeper implements AutoCloseable {
         } else if (isHeldSafely(i)) {
           live.set(i);
         } else if (slot < 0) {
+          long sentNanos = System.nanoTime();
+          Instant sentAt = Instant.now();
           OptionalLong epoch = acquire(Kind.MEMBER, i);
           if (epoch.isPresent()) {
             slot = i;
-            slotLease = new Held(epoch.getAsLong(), System.nanoTime());
+            slotLease = new Held(epoch.getAsLong(), sentNanos, sentAt);
             live.set(i);
           }
         }
@@ -273,9 +292,12 @@ final class WriterLeaseKeeper implements AutoCloseable {
 
     /** The renewed lease, or null when it is lost (refused, or unconfirmed for too long). */
     private @Nullable Held renew(Kind kind, int index, Held held) {
+      // Sent-at times: the store counts the ttl from when it saw the request, which is no earlier.
+      long sentNanos = System.nanoTime();
+      Instant sentAt = Instant.now();
       try {
         if (store.renew(kind, streamName, index, owner, held.epoch(), settings.ttl())) {
-          return new Held(held.epoch(), System.nanoTime());
+          return new Held(held.epoch(), sentNanos, sentAt);
         }
         return null;
       } catch (RuntimeException e) {
@@ -339,6 +361,12 @@ final class WriterLeaseKeeper implements AutoCloseable {
 
     private void publish() {
       heldSnapshot = partitions.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+      List<WriterLeaseStatus.HeldLease> leases = new ArrayList<>();
+      for (int p : heldSnapshot) {
+        Held held = partitions.get(p);
+        leases.add(new WriterLeaseStatus.HeldLease(p, owner, held.epoch(), held.sentAt().plus(settings.ttl())));
+      }
+      statusSnapshot = new WriterLeaseStatus(owner, slot, members, leases);
     }
 
     void releaseAll() {
@@ -353,6 +381,7 @@ final class WriterLeaseKeeper implements AutoCloseable {
         }
         slot = -1;
       }
+      publish();
     }
   }
 }

@@ -20,7 +20,9 @@
  * readable by any reader.
  *
  * <p>Error contract: caller errors (unknown stream, partition out of range or not written here,
- * values that cannot be converted or are too large) throw at once and are not retryable. Everything
+ * values that cannot be converted or are too large) throw at once and are not retryable, except a
+ * {@link dev.objlog.spring.core.PartitionNotWritableException} from a keyed send to a stream with
+ * writer leases: a rebalance took the picked partition away, and a retry picks again. Everything
  * the log or store decides fails the returned future instead: {@link dev.objlog.StaleWriterException}
  * (another writer owns the partition: terminal unless re-opening is configured), {@link
  * dev.objlog.WriterBackpressureException} (retry later), {@link

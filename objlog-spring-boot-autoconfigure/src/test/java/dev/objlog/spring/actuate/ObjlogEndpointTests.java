@@ -14,11 +14,15 @@ import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.spring.core.StreamWriterSettings;
+import dev.objlog.spring.core.WriterLeaseSettings;
+import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
 import dev.objlog.spring.lifecycle.ObjlogLifecycleProperties;
 import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import dev.objlog.store.memory.MemoryObjectStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +65,7 @@ class ObjlogEndpointTests {
     assertThat(body.get("store")).asString().contains("memory");
     Map<String, Object> orders = (Map<String, Object>) ((Map<String, Object>) body.get("streams")).get("orders");
     assertThat(orders).containsEntry("streamId", "shop/orders").containsEntry("partitionCount", 3)
-        .containsEntry("writerPartitions", "0-1");
+        .containsEntry("writerPartitions", "0-1").doesNotContainKey("writerLease");
     List<Map<String, Object>> partitions = (List<Map<String, Object>>) orders.get("partitions");
     assertThat(partitions).hasSize(3);
     Map<String, Object> p1 = partitions.get(1);
@@ -73,6 +77,31 @@ class ObjlogEndpointTests {
     assertThat((Map<String, Object>) partitions.get(0).get("localWriter")).containsEntry("state", "NOT_OPENED");
     assertThat((Map<String, Object>) partitions.get(2).get("localWriter")).containsOnly(Map.entry("state", "NOT_WRITTEN_HERE"));
     assertThat(activity.snapshot().lastSuccess()).isNotNull();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void withWriterLeasesEachHeldPartitionShowsThisInstanceAsItsOwner() {
+    Instant before = Instant.now();
+    try (ObjlogTemplate leased = new ObjlogTemplate(streams,
+        Map.of("orders", new StreamWriterSettings(PartitionSet.parse("0-1", 3), WriterOptions.defaults(), false,
+            WriterLeaseSettings.of(Duration.ofMinutes(1)))),
+        new DefaultRecordValueConverter(null), Clock.systemUTC(), activity,
+        new RepositoryWriterLeaseStore(new InMemoryCheckpointRepository()))) {
+      // The template takes its share before it is returned; one instance alone holds every writer partition.
+      String owner = leased.writerLeaseOwner().orElseThrow();
+      Map<String, Object> orders = (Map<String, Object>) ((Map<String, Object>) new ObjlogEndpoint(streams, leased,
+          activity).streams().get("streams")).get("orders");
+      assertThat(orders).containsEntry("writerPartitions", "0-1");
+      Map<String, Object> lease = (Map<String, Object>) orders.get("writerLease");
+      assertThat(lease).containsEntry("instanceId", owner).containsEntry("memberSlot", 0).containsEntry("members", 1);
+      List<Map<String, Object>> leases = (List<Map<String, Object>>) lease.get("leases");
+      assertThat(leases).extracting(l -> l.get("partition")).containsExactly(0, 1);
+      assertThat(leases).allSatisfy(l -> {
+        assertThat(l).containsEntry("owner", owner).containsKey("epoch");
+        assertThat((Instant) l.get("until")).isAfter(before);
+      });
+    }
   }
 
   @Test
