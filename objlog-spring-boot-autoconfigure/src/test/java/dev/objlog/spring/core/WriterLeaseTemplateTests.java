@@ -106,6 +106,8 @@ class WriterLeaseTemplateTests {
     } while (!repository.tryAcquire(PARTITION_1, "other-instance", TTL).granted());
 
     awaitTrue(() -> !template.writablePartitions("orders").contains(1));
+    // the writer closes on the hand-over thread, after the partition stopped taking sends
+    awaitTrue(() -> template.writerStatus("orders", 1).state() == LocalWriterStatus.State.NOT_WRITTEN_HERE);
     LocalWriterStatus status = template.writerStatus("orders", 1);
     assertThat(status.state()).isEqualTo(LocalWriterStatus.State.NOT_WRITTEN_HERE);
     assertThat(status.writer()).isNotNull();
