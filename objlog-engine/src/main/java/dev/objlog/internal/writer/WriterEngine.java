@@ -769,7 +769,7 @@ public final class WriterEngine implements PartitionWriter {
       start = claimDrain(s);
     }
     if (start) {
-      drain(s);
+      startDrain(s); // on the store I/O threads: the retry waits on the store again
     }
   }
 
@@ -843,6 +843,19 @@ public final class WriterEngine implements PartitionWriter {
       runtime.storeIo().execute(this::publishLoop);
     } catch (RejectedExecutionException e) {
       fail(new WriterClosedException("writer: the scheduler refused to publish; was the log closed?"), "executor");
+    }
+  }
+
+  /**
+   * Continues a publisher after its backoff on the store I/O threads, not on the scheduler that
+   * seals blocks: the retried head swap waits on the store. When the log is closing and the pool
+   * refuses, the loop runs here and finds the writer stopping.
+   */
+  private void resumePublishing() {
+    try {
+      runtime.storeIo().execute(this::publishLoop);
+    } catch (RejectedExecutionException e) {
+      publishLoop();
     }
   }
 
@@ -935,7 +948,7 @@ public final class WriterEngine implements PartitionWriter {
     }
     retryGroup = group;
     try {
-      scheduler.schedule(this::publishLoop, backoffMillis(groupAttempts), TimeUnit.MILLISECONDS);
+      scheduler.schedule(this::resumePublishing, backoffMillis(groupAttempts), TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException rejected) {
       ObjlogException cause = new WriterClosedException(
           "writer: the scheduler refused a publish retry; was the log closed?", e);
