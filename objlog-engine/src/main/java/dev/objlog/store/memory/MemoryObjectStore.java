@@ -13,7 +13,6 @@ import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.PermanentStoreException;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
-import java.io.ByteArrayOutputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -230,7 +229,9 @@ public final class MemoryObjectStore implements ObjectStore {
   /** Buffers privately; one {@code putIfAbsent} at complete makes it visible. */
   private final class MemoryUpload implements ObjectUpload {
     private final String key;
-    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    /** Each write's bytes, copied once; joined once at completion (no growing buffer re-copying). */
+    private final List<byte[]> parts = new ArrayList<>();
+    private long size;
     private boolean finished;
 
     MemoryUpload(String key) {
@@ -251,12 +252,16 @@ public final class MemoryObjectStore implements ObjectStore {
       if (finished) {
         throw new PermanentStoreException("upload of " + key + " was already completed or aborted");
       }
-      buffer.write(bytes, offset, length);
+      if (size + length > Integer.MAX_VALUE - 8) {
+        throw new PermanentStoreException("upload of " + key + " exceeds what a memory store object can hold");
+      }
+      parts.add(Arrays.copyOfRange(bytes, offset, offset + length));
+      size += length;
     }
 
     @Override
     public long bytesWritten() {
-      return buffer.size();
+      return size;
     }
 
     @Override
@@ -265,8 +270,14 @@ public final class MemoryObjectStore implements ObjectStore {
         throw new PermanentStoreException("upload of " + key + " was already completed or aborted");
       }
       finished = true;
-      Version version = newVersion(key, buffer.toByteArray());
-      buffer.reset();
+      byte[] whole = new byte[(int) size];
+      int at = 0;
+      for (byte[] part : parts) {
+        System.arraycopy(part, 0, whole, at, part.length);
+        at += part.length;
+      }
+      parts.clear();
+      Version version = newVersion(key, whole);
       return objects.putIfAbsent(key, version) == null
           ? new CreateResult.Created(version.metadata.token())
           : new CreateResult.AlreadyExists();
@@ -275,7 +286,7 @@ public final class MemoryObjectStore implements ObjectStore {
     @Override
     public void abort() {
       finished = true;
-      buffer.reset();
+      parts.clear();
     }
   }
 }
