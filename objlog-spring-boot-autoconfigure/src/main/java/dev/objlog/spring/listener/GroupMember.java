@@ -287,6 +287,7 @@ final class GroupMember implements AutoCloseable {
       }
       renew(partition, e.getValue(), held);
     }
+    finishHandOvers(); // a lease whose consumer ended is released, not renewed once more first
     for (Map.Entry<Integer, Lease> e : List.copyOf(handingOver.entrySet())) {
       renew(e.getKey(), e.getValue(), handingOver);
     }
