@@ -16,7 +16,7 @@ final class Budgets {
   private Budgets() {}
 
   static boolean ci() {
-    return "true".equalsIgnoreCase(System.getenv("CI"));
+    return dev.objlog.testing.Ci.isCi();
   }
 
   static int simulationSeeds() {

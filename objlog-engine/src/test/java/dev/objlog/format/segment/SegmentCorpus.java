@@ -43,7 +43,7 @@ final class SegmentCorpus {
     if (dir == null || !Files.isDirectory(dir)) {
       String message = "segment conformance corpus not found (system property " + PROPERTY + " = "
           + configured + ")";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      if (dev.objlog.testing.Ci.isCi()) {
         fail(message + "; it must be present when CI=true");
       }
       assumeTrue(false, message + "; skipping (set CI=true to make this a failure)");

@@ -60,7 +60,7 @@ public final class S3ProxyServer implements AutoCloseable {
       }
     } catch (Exception e) {
       stopQuietly(proxy);
-      if ("true".equals(System.getenv("CI"))) {
+      if (dev.objlog.testing.Ci.isCi()) {
         throw new AssertionError("S3Proxy could not be started (required under CI=true)", e);
       }
       Assumptions.abort("S3Proxy could not be started, skipping: " + e);

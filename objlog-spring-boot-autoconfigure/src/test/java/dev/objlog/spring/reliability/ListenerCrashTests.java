@@ -136,7 +136,7 @@ class ListenerCrashTests {
       value = System.getProperty(KILLS.toLowerCase(Locale.ROOT).replace('_', '.'));
     }
     if (value == null || value.isBlank()) {
-      return "true".equalsIgnoreCase(System.getenv("CI")) ? 10 : 3;
+      return dev.objlog.testing.Ci.isCi() ? 10 : 3;
     }
     return Integer.parseInt(value.trim());
   }

@@ -36,7 +36,7 @@ public final class TestDatabases {
   private static DriverManagerDataSource fromEnvironment(String variable) {
     String url = System.getenv(variable);
     if (url == null || url.isBlank()) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      if (dev.objlog.testing.Ci.isCi()) {
         fail(variable + " is not set, but CI=true: CI must provide this database (see .ci/run)");
       }
       Assumptions.abort(variable + " is not set; skipping the tests against this database");
