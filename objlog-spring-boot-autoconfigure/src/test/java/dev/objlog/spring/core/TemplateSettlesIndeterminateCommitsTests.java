@@ -3,6 +3,7 @@ package dev.objlog.spring.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.objlog.CommitIndeterminateException;
+import dev.objlog.CommitUndecidableException;
 import dev.objlog.Objlog;
 import dev.objlog.ObjlogException;
 import dev.objlog.ObjlogOptions;
@@ -10,6 +11,9 @@ import dev.objlog.WriterOptions;
 import dev.objlog.read.Freshness;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.read.ReaderOptions;
+import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.LeaseKey;
+import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
 import dev.objlog.store.memory.MemoryObjectStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -139,5 +144,55 @@ class TemplateSettlesIndeterminateCommitsTests {
         .hasMessageContaining("re-opening the writer to settle it failed");
     store.heal();
     assertThat(values()).as("the swap did land").containsExactly("a", "b");
+  }
+
+  @Test
+  void withWriterLeasesAPartitionWhoseLeaseWasLostIsNotTakenBackToSettleASend() throws Exception {
+    MutableClock leaseClock = new MutableClock(1_700_000_000_000L);
+    InMemoryCheckpointRepository repository = new InMemoryCheckpointRepository(leaseClock);
+    Duration ttl = Duration.ofMinutes(1);
+    ObjlogStreams streams = new ObjlogStreams(store, List.of(new ObjlogStream("orders", "shop/orders", 1)),
+        ObjlogOptions.defaults(), ReaderOptions.defaults());
+    closeables.add(streams);
+    ObjlogTemplate template = new ObjlogTemplate(streams,
+        Map.of("orders", new StreamWriterSettings(PartitionSet.all(1), MANUAL, false,
+            new WriterLeaseSettings(ttl, Duration.ofMillis(20)))),
+        new DefaultRecordValueConverter(null), clock, new StoreActivity(clock),
+        new RepositoryWriterLeaseStore(repository));
+    closeables.add(template);
+    awaitTrue(() -> template.writablePartitions("orders").isAll());
+    template.send("orders", 0, "a");
+    template.flush();
+    long epoch = streams.log("orders").head(0).orElseThrow().writerEpoch();
+
+    store.failPublishes(1, true);
+    CompletableFuture<SendResult> b = template.send("orders", 0, "b"); // waits in the batch (manual cuts)
+    // The template stalls past its ttl and another instance takes the lease: giving the partition
+    // up closes its writer, whose last publish then ends indeterminate.
+    LeaseKey key = LeaseKey.of(RepositoryWriterLeaseStore.PARTITION_GROUP, "orders", 0);
+    do {
+      leaseClock.advance(ttl.toMillis() + 1);
+    } while (!repository.tryAcquire(key, "other-instance", ttl).granted());
+
+    assertThat(failureOf(b))
+        .as("not decidable before the lease holder takes the partition over, and not taken back here")
+        .isInstanceOfSatisfying(CommitUndecidableException.class, e ->
+            assertThat(e.reason()).isEqualTo(CommitUndecidableException.Reason.NOT_TAKEN_OVER));
+    assertThat(store.indeterminatePublishes).hasValue(1);
+    assertThat(template.writerStatus("orders", 0).opens()).as("never re-opened").isEqualTo(1);
+    assertThat(streams.log("orders").head(0).orElseThrow().writerEpoch()).isEqualTo(epoch);
+  }
+
+  private static void awaitTrue(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("condition within 30s").isLessThan(deadline);
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
   }
 }
