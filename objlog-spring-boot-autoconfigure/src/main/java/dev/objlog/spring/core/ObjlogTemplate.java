@@ -86,8 +86,8 @@ import org.springframework.messaging.MessageHeaders;
  * StaleWriterException}. When the answer cannot be had (the partition was not taken over yet,
  * retention trimmed the range, re-opening or asking failed, the template is closing), the future
  * fails with {@link CommitIndeterminateException}, a {@link CommitUndecidableException} when the
- * log said why: only then may the record be in the log or not. Every other failure of a send's
- * future means the record is not in the log.
+ * log said why: only then may the record be in the log or not. The other failures named here mean
+ * the record is not in the log.
  *
  * <p><b>Caller errors throw</b> at once, and nothing is sent: {@link UnknownStreamException},
  * {@link InvalidArgumentException} for a partition out of range or a record too large, {@link
