@@ -2,6 +2,7 @@ package dev.objlog;
 
 import dev.objlog.format.key.StreamIds;
 import dev.objlog.internal.LogRuntime;
+import dev.objlog.internal.catalog.CommitStatuses;
 import dev.objlog.internal.catalog.HeadSnapshot;
 import dev.objlog.internal.catalog.InitializeResult;
 import dev.objlog.internal.catalog.PartitionCatalog;
@@ -13,7 +14,10 @@ import dev.objlog.internal.writer.WriterEngine;
 import dev.objlog.read.LogReader;
 import dev.objlog.read.ReaderOptions;
 import dev.objlog.store.ObjectStore;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -158,6 +162,48 @@ public final class Objlog implements AutoCloseable {
   /** {@link #openWriter(int, WriterOptions)} with default options and a random writer id. */
   public PartitionWriter openWriter(int partition) {
     return openWriter(partition, WriterOptions.defaults());
+  }
+
+  /**
+   * Whether each record is in the log: the answer a producer holding a {@link
+   * CommitIndeterminateException} needs to append again without duplicates (docs/USAGE.md,
+   * "Retrying without duplicates"). A record is {@link CommitStatus#COMMITTED} iff its LSN is below
+   * the head's next LSN and the catalog segment holding it was published under the epoch of the
+   * writer that accepted it ({@link AppendResult#writerEpoch()}); a segment of a later epoch there
+   * means the partition's new owner reused the LSN. The answer is exact and final, and given only
+   * once that writer epoch can commit nothing more, i.e. once the partition has been taken over.
+   *
+   * <p>Cost: none for results whose future completed normally (committed); otherwise one head
+   * read per partition and one catalog lookup per distinct segment (a GET per tree level whose
+   * page is not cached).
+   *
+   * @param results results of writers of this log, any partitions
+   * @return one status per result, in the order given
+   * @throws CommitUndecidableException if it cannot be decided: {@link
+   *     CommitUndecidableException.Reason#NOT_TAKEN_OVER} (the writer that accepted a record still
+   *     owns its partition: open a writer of it, or wait until another process did, and ask
+   *     again) or {@link CommitUndecidableException.Reason#TRIMMED_BY_RETENTION} (final)
+   * @throws InvalidArgumentException if a result cannot come from a writer of this log
+   * @throws dev.objlog.store.StoreException if reading the catalog failed (ask again)
+   */
+  public List<CommitStatus> commitStatus(List<AppendResult> results) {
+    Objects.requireNonNull(results, "results");
+    ensureOpen();
+    Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
+    for (int i = 0; i < results.size(); i++) {
+      byPartition.computeIfAbsent(Objects.requireNonNull(results.get(i), "result").partition(),
+          p -> new ArrayList<>()).add(i);
+    }
+    CommitStatus[] all = new CommitStatus[results.size()];
+    for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
+      List<Integer> indices = e.getValue();
+      CommitStatus[] statuses = CommitStatuses.resolve(runtime.catalog(e.getKey()), e.getKey(),
+          indices.stream().map(results::get).toList());
+      for (int j = 0; j < statuses.length; j++) {
+        all[indices.get(j)] = statuses[j];
+      }
+    }
+    return List.of(all);
   }
 
   /**

@@ -364,7 +364,7 @@ public final class WriterEngine implements PartitionWriter {
         if (batch.records >= options.batch().maxRecords() || batch.rawBytes >= options.batch().maxBytes()) {
           cutLocked(false, true);
         }
-        return new AppendResult(lsn, future);
+        return new AppendResult(partition, epoch, lsn, future);
       }
     } finally {
       lock.unlock();

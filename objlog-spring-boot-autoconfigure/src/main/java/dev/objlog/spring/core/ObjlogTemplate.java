@@ -1,10 +1,15 @@
 package dev.objlog.spring.core;
 
 import dev.objlog.AppendResult;
+import dev.objlog.CommitIndeterminateException;
+import dev.objlog.CommitStatus;
+import dev.objlog.CommitUndecidableException;
 import dev.objlog.Header;
 import dev.objlog.InvalidArgumentException;
 import dev.objlog.LogRecord;
+import dev.objlog.Objlog;
 import dev.objlog.ObjlogException;
+import dev.objlog.PartitionHead;
 import dev.objlog.PartitionWriter;
 import dev.objlog.RetentionResult;
 import dev.objlog.SegmentRef;
@@ -15,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +32,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.commons.logging.Log;
@@ -60,9 +70,24 @@ import org.springframework.messaging.MessageHeaders;
  * {@link StaleWriterException} when another writer took the partition over (later sends fail the
  * same way unless {@code writer.reopen-after-fence-loss} is set, in which case the next send takes
  * the partition back), {@link dev.objlog.WriterBackpressureException} when the writer fails fast
- * and is full, {@link dev.objlog.CommitIndeterminateException} (the record may or may not be in
- * the log) or a store failure once the writer's retries are spent. After any terminal failure
+ * and is full, or a store failure once the writer's retries are spent. After any terminal failure
  * other than a fence loss, the next send opens a new writer.
+ *
+ * <p><b>Indeterminate commits are settled.</b> When a writer ends with {@link
+ * CommitIndeterminateException} (its head write got no clear answer), the template re-opens the
+ * partition's writer (taking the partition over), asks {@link Objlog#commitStatus} which of the
+ * writer's unsettled sends landed, completes those, and appends the others again through the new
+ * writer, in their original order, so each record is in the log once (a re-sent record gets a new
+ * LSN). This happens before any later send to the partition is appended, in the background or in
+ * that send. A record is sent again at most {@value #MAX_RESENDS} times; then its future fails with
+ * an {@link ObjlogException} saying it was not committed. With writer leases the template re-opens
+ * only a partition whose lease it holds; otherwise it asks without re-opening, which answers once
+ * the lease holder has taken the partition over, and fails a send that did not land with {@link
+ * StaleWriterException}. When the answer cannot be had (the partition was not taken over yet,
+ * retention trimmed the range, re-opening or asking failed, the template is closing), the future
+ * fails with {@link CommitIndeterminateException}, a {@link CommitUndecidableException} when the
+ * log said why: only then may the record be in the log or not. The other failures named here mean
+ * the record is not in the log.
  *
  * <p><b>Caller errors throw</b> at once, and nothing is sent: {@link UnknownStreamException},
  * {@link InvalidArgumentException} for a partition out of range or a record too large, {@link
@@ -89,7 +114,12 @@ public class ObjlogTemplate implements AutoCloseable {
   private final Map<String, StreamWriterSettings> settings;
   private final Map<String, Slot[]> slots = new LinkedHashMap<>();
   private final @Nullable WriterLeaseKeeper leases;
+  /** Settles indeterminate commits off the writers' threads, which must never wait for a slot. */
+  private final ExecutorService settler;
   private volatile boolean closed;
+
+  /** How many times one send's record is appended again after indeterminate commits. */
+  public static final int MAX_RESENDS = 3;
 
   /**
    * @param streams the configured streams
@@ -141,6 +171,12 @@ public class ObjlogTemplate implements AutoCloseable {
       slots.put(stream.name(), array);
     }
     this.settings = Map.copyOf(resolved);
+    AtomicInteger settlers = new AtomicInteger();
+    this.settler = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "objlog-template-settle-" + settlers.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
     WriterLeaseKeeper keeper = null;
     if (leaseStore != null && resolved.values().stream().anyMatch(s -> s.lease() != null)) {
       keeper = new WriterLeaseKeeper(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeaseKeeper.Listener() {
@@ -276,8 +312,9 @@ public class ObjlogTemplate implements AutoCloseable {
 
   /**
    * Waits until everything sent so far to partitions whose writer is working is durable, and the
-   * futures of those sends have completed. Writers that already failed are skipped: their sends'
-   * futures have failed.
+   * futures of those sends have completed. Sends of a writer that ended indeterminate are waited for
+   * until they are settled (see the class comment); their futures, not this method, report how.
+   * Other writers that already failed are skipped: their sends' futures have failed.
    *
    * @throws ObjlogException the first failure of a writer that failed while flushing
    */
@@ -286,14 +323,20 @@ public class ObjlogTemplate implements AutoCloseable {
     for (Slot[] array : slots.values()) {
       for (Slot slot : array) {
         PartitionWriter writer = slot == null ? null : slot.writer;
-        if (writer == null || writer.failure().isPresent() || writer.state().closed()) {
+        if (writer == null) {
           continue;
         }
-        try {
-          writer.flush();
-        } catch (ObjlogException e) {
-          if (first == null) {
-            first = e;
+        if (indeterminate(writer) == null) {
+          if (writer.failure().isPresent() || writer.state().closed()) {
+            continue;
+          }
+          try {
+            writer.flush();
+          } catch (ObjlogException e) {
+            // An indeterminate end is settled; each send's future tells how.
+            if (first == null && indeterminate(writer) == null) {
+              first = e;
+            }
           }
         }
         slot.awaitOutstanding();
@@ -420,6 +463,18 @@ public class ObjlogTemplate implements AutoCloseable {
         }
       }
     }
+    settler.shutdown();
+  }
+
+  /** The writer's failure if it ended with an unknown commit outcome, else null. */
+  private static @Nullable CommitIndeterminateException indeterminate(PartitionWriter writer) {
+    Throwable failure = writer.failure().orElse(null);
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof CommitIndeterminateException e) {
+        return e;
+      }
+    }
+    return null;
   }
 
   private static boolean isFenceLoss(@Nullable Throwable failure) {
@@ -448,6 +503,10 @@ public class ObjlogTemplate implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicLong pending = new AtomicLong();
     private final Set<CompletableFuture<SendResult>> outstanding = ConcurrentHashMap.newKeySet();
+    /** Sends whose future has not completed, to settle them if their writer ends indeterminate. */
+    private final Set<Pending> unsettled = ConcurrentHashMap.newKeySet();
+    /** Set when a send's commit ended indeterminate, until a settling finds nothing left to do. */
+    private volatile boolean needsSettling;
     private volatile @Nullable PartitionWriter writer;
     private long lastTimestamp = Long.MIN_VALUE; // guarded by lock
     private volatile int opens;
@@ -490,6 +549,7 @@ public class ObjlogTemplate implements AutoCloseable {
     CompletableFuture<SendResult> send(List<Header> headers, byte[] value) {
       long timestamp;
       AppendResult appended;
+      Pending sent;
       lock.lock();
       try {
         if (closed) {
@@ -514,9 +574,8 @@ public class ObjlogTemplate implements AutoCloseable {
           appended = current.append(record);
         }
         lastTimestamp = timestamp;
-        if (pending.getAndIncrement() == 0) {
-          pendingSince = clock.instant();
-        }
+        sent = new Pending(headers, value, timestamp, appended, current);
+        track(sent);
       } catch (InvalidArgumentException e) {
         throw e; // the record itself was rejected (too large, too many headers): a caller error
       } catch (ObjlogException e) {
@@ -525,24 +584,200 @@ public class ObjlogTemplate implements AutoCloseable {
       } finally {
         lock.unlock();
       }
-      long lsn = appended.lsn();
-      long ts = timestamp;
-      CompletableFuture<SendResult> result = appended.committed().handle((head, failure) -> {
+      watch(sent, appended);
+      return sent.result;
+    }
+
+    /** Counts a send as pending until its future completes, however it completes. Holds the lock. */
+    private void track(Pending p) {
+      if (pending.getAndIncrement() == 0) {
+        pendingSince = clock.instant();
+      }
+      unsettled.add(p);
+      outstanding.add(p.result);
+      p.result.whenComplete((r, failure) -> {
+        unsettled.remove(p);
+        outstanding.remove(p.result);
         if (pending.decrementAndGet() == 0) {
           pendingSince = null;
         }
-        if (failure != null) {
-          Throwable cause = unwrap(failure);
-          activity.failure(cause);
-          throw new CompletionException(cause);
+        if (failure == null) {
+          activity.success();
+          lastCommit = clock.instant();
+        } else {
+          activity.failure(unwrap(failure));
         }
-        activity.success();
-        lastCommit = clock.instant();
-        return new SendResult(stream.name(), partition, lsn, ts, head);
       });
-      outstanding.add(result);
-      result.whenComplete((r, e) -> outstanding.remove(result));
-      return result;
+    }
+
+    /**
+     * Completes the send when {@code appended} commits, fails it when the writer failed otherwise,
+     * and has it settled when the commit ended indeterminate. Never takes the slot's lock: it runs
+     * on writer threads, which a send holding the lock may be waiting for.
+     */
+    private void watch(Pending p, AppendResult appended) {
+      appended.committed().whenComplete((head, failure) -> {
+        if (p.appended != appended || p.result.isDone()) {
+          return; // settled already, or sent again by a settling
+        }
+        if (failure == null) {
+          p.succeed(appended.lsn(), head);
+          return;
+        }
+        Throwable cause = unwrap(failure);
+        if (cause instanceof CommitIndeterminateException indeterminate
+            && !(cause instanceof CommitUndecidableException)) {
+          needsSettling = true;
+          settleLater(p, indeterminate);
+        } else {
+          p.result.completeExceptionally(cause);
+        }
+      });
+    }
+
+    private void settleLater(Pending p, CommitIndeterminateException cause) {
+      try {
+        settler.execute(() -> {
+          lock.lock();
+          try {
+            settle(!closed);
+          } finally {
+            lock.unlock();
+          }
+        });
+      } catch (RejectedExecutionException e) {
+        p.result.completeExceptionally(unsettled(cause, "the template closed before it could settle it", e));
+      }
+    }
+
+    /**
+     * Settles every send of writers that ended indeterminate (PROTOCOLS.md §5.2; docs/USAGE.md,
+     * "Retrying without duplicates"): takes the partition over with a new writer when it may
+     * ({@code mayReopen}, the template open and, with leases, the lease held), asks the log which
+     * landed, completes those and appends the others again in their order. Holds the lock, so no
+     * later send is appended before them.
+     */
+    private void settle(boolean mayReopen) {
+      while (true) {
+        List<Pending> group = new ArrayList<>();
+        PartitionWriter failed = null;
+        CommitIndeterminateException cause = null;
+        for (Pending p : unsettled) {
+          if (p.result.isDone()) {
+            continue;
+          }
+          CommitIndeterminateException c = indeterminate(p.writer);
+          if (c != null && (failed == null || p.writer == failed)) {
+            failed = p.writer;
+            cause = c;
+            group.add(p);
+          }
+        }
+        if (failed == null || cause == null) {
+          needsSettling = false;
+          return;
+        }
+        group.sort(Comparator.comparing((Pending p) -> p.appended.lsn(), Long::compareUnsigned));
+        settle(group, failed, cause, mayReopen && (!leased || holdsLease));
+      }
+    }
+
+    private void settle(List<Pending> group, PartitionWriter failed, CommitIndeterminateException cause,
+        boolean reopen) {
+      Objlog log = streams.log(stream.name());
+      PartitionWriter fresh = null;
+      PartitionWriter current = writer;
+      if (reopen && current != null && current != failed && isFenceLoss(current.failure().orElse(null))
+          && !settings.reopenAfterFenceLoss()) {
+        reopen = false; // another writer owns the partition, and this instance is not to take it back
+      }
+      if (reopen) {
+        if (current != null && (current.failure().isPresent() || current.state().closed())) {
+          current.abort();
+          writer = null;
+        }
+        try {
+          fresh = writer != null ? writer : openWriter();
+        } catch (ObjlogException e) {
+          failAll(group, unsettled(cause, "re-opening the writer to settle it failed", e));
+          return;
+        }
+      } else if (closed) {
+        failAll(group, unsettled(cause, "the template is closing", null));
+        return;
+      }
+      List<CommitStatus> statuses;
+      PartitionHead head;
+      try {
+        statuses = log.commitStatus(group.stream().map(p -> p.appended).toList());
+        head = fresh != null ? fresh.state().committed() : log.head(partition).orElseThrow();
+      } catch (CommitUndecidableException e) {
+        failAll(group, e);
+        return;
+      } catch (ObjlogException e) {
+        failAll(group, unsettled(cause, "asking which records landed failed", e));
+        return;
+      }
+      int again = 0;
+      for (int i = 0; i < group.size(); i++) {
+        Pending p = group.get(i);
+        if (statuses.get(i) == CommitStatus.COMMITTED) {
+          p.succeed(p.appended.lsn(), head);
+        } else if (fresh == null) {
+          p.result.completeExceptionally(new StaleWriterException("the record sent to partition " + partition
+              + " of stream '" + stream.name() + "' was not committed, and this instance may not take the partition"
+              + " over to send it again (its writer lease is not held here, or another writer fenced it out and"
+              + " writer.reopen-after-fence-loss is off)"));
+        } else if (p.resends >= MAX_RESENDS) {
+          p.result.completeExceptionally(new ObjlogException("the record sent to partition " + partition
+              + " of stream '" + stream.name() + "' was not committed: its commit ended indeterminate "
+              + (MAX_RESENDS + 1) + " times, and the template gave up sending it again", cause));
+        } else if (resend(p, fresh)) {
+          again++;
+        }
+      }
+      if (again > 0) {
+        fresh.flushAsync(); // the re-sent records must not wait for a batch age that may be unset
+      }
+      logger.warn("Settled " + group.size() + " send(s) to partition " + partition + " of stream '" + stream.name()
+          + "' after an indeterminate commit (" + cause.getMessage() + "): " + (group.size() - again)
+          + " decided, " + again + " sent again");
+    }
+
+    /** Appends the send's record again through {@code fresh}; false (and the send failed) if refused. */
+    private boolean resend(Pending p, PartitionWriter fresh) {
+      long timestamp = Math.max(p.timestamp, lastTimestamp);
+      AppendResult appended;
+      try {
+        appended = fresh.append(LogRecord.of(timestamp, p.headers, p.value));
+      } catch (ObjlogException e) {
+        p.result.completeExceptionally(e); // not accepted, so not in the log
+        return false;
+      }
+      lastTimestamp = timestamp;
+      p.timestamp = timestamp;
+      p.resends++;
+      p.writer = fresh;
+      p.appended = appended;
+      watch(p, appended);
+      return true;
+    }
+
+    private CommitIndeterminateException unsettled(CommitIndeterminateException cause, String why,
+        @Nullable Throwable failure) {
+      CommitIndeterminateException e = new CommitIndeterminateException("the record sent to partition " + partition
+          + " of stream '" + stream.name() + "' may or may not be in the log: " + why + ". Cause: "
+          + cause.getMessage(), cause);
+      if (failure != null) {
+        e.addSuppressed(failure);
+      }
+      return e;
+    }
+
+    private void failAll(List<Pending> group, ObjlogException failure) {
+      for (Pending p : group) {
+        p.result.completeExceptionally(failure);
+      }
     }
 
     /** Waits until the futures of sends made so far have completed, however they completed. */
@@ -557,8 +792,14 @@ public class ObjlogTemplate implements AutoCloseable {
       }
     }
 
-    /** The writer to append to: the open one, or a newly opened one. Holds the lock. */
+    /**
+     * The writer to append to: the open one, or a newly opened one, after settling the sends of
+     * a writer that ended indeterminate. Holds the lock.
+     */
     private PartitionWriter writerForSend() {
+      if (needsSettling || (writer != null && indeterminate(writer) != null)) {
+        settle(true);
+      }
       PartitionWriter current = writer;
       if (current != null) {
         Optional<ObjlogException> failure = current.failure();
@@ -578,6 +819,11 @@ public class ObjlogTemplate implements AutoCloseable {
         current.abort();
         writer = null;
       }
+      return openWriter();
+    }
+
+    /** Opens the partition's writer (a takeover) and makes it the slot's. Holds the lock. */
+    private PartitionWriter openWriter() {
       PartitionWriter opened;
       try {
         opened = streams.log(stream.name()).openWriter(partition, settings.newWriterOptions());
@@ -597,6 +843,30 @@ public class ObjlogTemplate implements AutoCloseable {
             + opened.state().committed());
       }
       return opened;
+    }
+
+    /** A send not settled yet, with what it takes to append its record again. */
+    private final class Pending {
+      final List<Header> headers;
+      final byte[] value;
+      final CompletableFuture<SendResult> result = new CompletableFuture<>();
+      // Written under the slot's lock; read by the writers' callbacks.
+      volatile long timestamp;
+      volatile AppendResult appended;
+      volatile PartitionWriter writer;
+      int resends;
+
+      Pending(List<Header> headers, byte[] value, long timestamp, AppendResult appended, PartitionWriter writer) {
+        this.headers = headers;
+        this.value = value;
+        this.timestamp = timestamp;
+        this.appended = appended;
+        this.writer = writer;
+      }
+
+      void succeed(long lsn, PartitionHead head) {
+        result.complete(new SendResult(stream.name(), partition, lsn, timestamp, head));
+      }
     }
 
     LocalWriterStatus status() {
@@ -641,6 +911,7 @@ public class ObjlogTemplate implements AutoCloseable {
         } catch (ObjlogException e) {
           logger.warn("Closing the writer of partition " + partition + " of stream '" + stream.name() + "' failed", e);
         }
+        settle(false); // decides what it can without taking the partition over; the rest stays unknown
         awaitOutstanding();
       } finally {
         lock.unlock();

@@ -25,9 +25,11 @@
  * writer leases: a rebalance took the picked partition away, and a retry picks again. Everything
  * the log or store decides fails the returned future instead: {@link dev.objlog.StaleWriterException}
  * (another writer owns the partition: terminal unless re-opening is configured), {@link
- * dev.objlog.WriterBackpressureException} (retry later), {@link
- * dev.objlog.CommitIndeterminateException} (maybe committed; the next send re-opens the writer,
- * whose takeover reads the truth), store failures once the writer's retries are spent.
+ * dev.objlog.WriterBackpressureException} (retry later), store failures once the writer's retries
+ * are spent; all of these mean the record is not in the log. A commit that ended indeterminate is
+ * settled by the template (take over, {@code Objlog.commitStatus}, send again what did not land);
+ * only when that cannot decide does a future fail with {@link
+ * dev.objlog.CommitIndeterminateException} (maybe committed).
  */
 @NullMarked
 package dev.objlog.spring.core;

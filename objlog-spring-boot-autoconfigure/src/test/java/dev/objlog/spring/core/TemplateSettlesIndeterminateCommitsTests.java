@@ -1,0 +1,198 @@
+package dev.objlog.spring.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.objlog.CommitIndeterminateException;
+import dev.objlog.CommitUndecidableException;
+import dev.objlog.Objlog;
+import dev.objlog.ObjlogException;
+import dev.objlog.ObjlogOptions;
+import dev.objlog.WriterOptions;
+import dev.objlog.read.Freshness;
+import dev.objlog.read.ReadRecord;
+import dev.objlog.read.ReaderOptions;
+import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.LeaseKey;
+import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
+import dev.objlog.store.memory.MemoryObjectStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The template settles sends whose commit ended indeterminate (docs/SPRING.md, "What a send's
+ * future means"): it takes the partition over, asks the log which records landed, and sends the
+ * others again in order, so every record is in the log once; when it cannot decide, the future
+ * fails with {@link CommitIndeterminateException}.
+ */
+class TemplateSettlesIndeterminateCommitsTests {
+  /** Manual cuts: a send is committed by flush, so each test decides which sends share a publish. */
+  private static final WriterOptions MANUAL =
+      WriterOptions.builder().batch(Duration.ZERO, 1L << 20, 1000).build();
+
+  private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+  private final MemoryObjectStore memory = new MemoryObjectStore();
+  private final IndeterminatePublishStore store = new IndeterminatePublishStore(memory);
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+
+  @AfterEach
+  void close() throws Exception {
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      closeables.get(i).close();
+    }
+  }
+
+  private ObjlogTemplate template() {
+    ObjlogStreams streams = new ObjlogStreams(store, List.of(new ObjlogStream("orders", "shop/orders", 1)),
+        ObjlogOptions.defaults(), ReaderOptions.defaults());
+    closeables.add(streams);
+    ObjlogTemplate template = new ObjlogTemplate(streams,
+        Map.of("orders", new StreamWriterSettings(PartitionSet.parse("*", 1), MANUAL, false)),
+        new DefaultRecordValueConverter(null), clock, new StoreActivity(clock));
+    closeables.add(template);
+    return template;
+  }
+
+  private List<String> values() {
+    try (Objlog log = Objlog.open(memory, "shop/orders")) {
+      return log.reader().partition(0).read(0, 100, Freshness.LATEST).records().stream()
+          .map(ReadRecord::valueAsString).toList();
+    }
+  }
+
+  private static SendResult await(CompletableFuture<SendResult> future) throws Exception {
+    return future.get(30, TimeUnit.SECONDS);
+  }
+
+  private static Throwable failureOf(CompletableFuture<SendResult> future) throws Exception {
+    try {
+      future.get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      return e.getCause();
+    }
+    throw new AssertionError("the send succeeded");
+  }
+
+  /** Sends "a" cleanly, then {@code values} in one publish that the store makes indeterminate. */
+  private List<CompletableFuture<SendResult>> sendIndeterminate(ObjlogTemplate template, int publishes,
+      boolean lands, String... values) throws Exception {
+    template.send("orders", 0, "a");
+    template.flush();
+    store.failPublishes(publishes, lands);
+    List<CompletableFuture<SendResult>> sent = new ArrayList<>();
+    for (String v : values) {
+      sent.add(template.send("orders", 0, v));
+    }
+    template.flush();
+    return sent;
+  }
+
+  @Test
+  void sendsWhoseIndeterminateCommitLandedCompleteWithoutBeingSentAgain() throws Exception {
+    ObjlogTemplate template = template();
+    List<CompletableFuture<SendResult>> sent = sendIndeterminate(template, 1, true, "b", "c");
+    assertThat(await(sent.get(0)).lsn()).isEqualTo(1);
+    assertThat(await(sent.get(1)).lsn()).isEqualTo(2);
+    assertThat(await(sent.get(1)).committed().nextLsn()).isGreaterThan(2);
+    assertThat(store.indeterminatePublishes).as("the fault struck").hasValue(1);
+    assertThat(values()).containsExactly("a", "b", "c");
+    assertThat(template.writerStatus("orders", 0).opens()).as("settled by a takeover").isEqualTo(2);
+  }
+
+  @Test
+  void sendsWhoseIndeterminateCommitDidNotLandAreSentAgainInOrderBeforeLaterSends() throws Exception {
+    ObjlogTemplate template = template();
+    List<CompletableFuture<SendResult>> sent = sendIndeterminate(template, 1, false, "b", "c");
+    CompletableFuture<SendResult> later = template.send("orders", 0, "d");
+    template.flush();
+    assertThat(await(sent.get(0)).lsn()).isEqualTo(1);
+    assertThat(await(sent.get(1)).lsn()).isEqualTo(2);
+    assertThat(await(later).lsn()).isEqualTo(3);
+    assertThat(store.indeterminatePublishes).hasValue(1);
+    assertThat(values()).as("each record once, in send order").containsExactly("a", "b", "c", "d");
+  }
+
+  @Test
+  void aRecordIsSentAgainAtMostMaxResendsTimesThenItsFutureSaysItWasNotCommitted() throws Exception {
+    ObjlogTemplate template = template();
+    List<CompletableFuture<SendResult>> sent =
+        sendIndeterminate(template, ObjlogTemplate.MAX_RESENDS + 1, false, "b");
+    Throwable failure = failureOf(sent.get(0));
+    assertThat(failure).isExactlyInstanceOf(ObjlogException.class).hasMessageContaining("was not committed");
+    assertThat(store.indeterminatePublishes).hasValue(ObjlogTemplate.MAX_RESENDS + 1);
+    assertThat(values()).containsExactly("a");
+
+    CompletableFuture<SendResult> next = template.send("orders", 0, "e");
+    template.flush();
+    assertThat(await(next).lsn()).as("the partition is written again").isEqualTo(1);
+  }
+
+  @Test
+  void whenTheAnswerCannotBeHadTheFutureFailsIndeterminateAndSaysWhy() throws Exception {
+    ObjlogTemplate template = template();
+    store.keepHeadReadsDown();
+    List<CompletableFuture<SendResult>> sent = sendIndeterminate(template, 1, true, "b");
+    assertThat(failureOf(sent.get(0)))
+        .isInstanceOf(CommitIndeterminateException.class)
+        .hasMessageContaining("re-opening the writer to settle it failed");
+    store.heal();
+    assertThat(values()).as("the swap did land").containsExactly("a", "b");
+  }
+
+  @Test
+  void withWriterLeasesAPartitionWhoseLeaseWasLostIsNotTakenBackToSettleASend() throws Exception {
+    MutableClock leaseClock = new MutableClock(1_700_000_000_000L);
+    InMemoryCheckpointRepository repository = new InMemoryCheckpointRepository(leaseClock);
+    Duration ttl = Duration.ofMinutes(1);
+    ObjlogStreams streams = new ObjlogStreams(store, List.of(new ObjlogStream("orders", "shop/orders", 1)),
+        ObjlogOptions.defaults(), ReaderOptions.defaults());
+    closeables.add(streams);
+    ObjlogTemplate template = new ObjlogTemplate(streams,
+        Map.of("orders", new StreamWriterSettings(PartitionSet.all(1), MANUAL, false,
+            new WriterLeaseSettings(ttl, Duration.ofMillis(20)))),
+        new DefaultRecordValueConverter(null), clock, new StoreActivity(clock),
+        new RepositoryWriterLeaseStore(repository));
+    closeables.add(template);
+    awaitTrue(() -> template.writablePartitions("orders").isAll());
+    template.send("orders", 0, "a");
+    template.flush();
+    long epoch = streams.log("orders").head(0).orElseThrow().writerEpoch();
+
+    store.failPublishes(1, true);
+    CompletableFuture<SendResult> b = template.send("orders", 0, "b"); // waits in the batch (manual cuts)
+    // The template stalls past its ttl and another instance takes the lease: giving the partition
+    // up closes its writer, whose last publish then ends indeterminate.
+    LeaseKey key = LeaseKey.of(RepositoryWriterLeaseStore.PARTITION_GROUP, "orders", 0);
+    do {
+      leaseClock.advance(ttl.toMillis() + 1);
+    } while (!repository.tryAcquire(key, "other-instance", ttl).granted());
+
+    assertThat(failureOf(b))
+        .as("not decidable before the lease holder takes the partition over, and not taken back here")
+        .isInstanceOfSatisfying(CommitUndecidableException.class, e ->
+            assertThat(e.reason()).isEqualTo(CommitUndecidableException.Reason.NOT_TAKEN_OVER));
+    assertThat(store.indeterminatePublishes).hasValue(1);
+    assertThat(template.writerStatus("orders", 0).opens()).as("never re-opened").isEqualTo(1);
+    assertThat(streams.log("orders").head(0).orElseThrow().writerEpoch()).isEqualTo(epoch);
+  }
+
+  private static void awaitTrue(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("condition within 30s").isLessThan(deadline);
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+}
