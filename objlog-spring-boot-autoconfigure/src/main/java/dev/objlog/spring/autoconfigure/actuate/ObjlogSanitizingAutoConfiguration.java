@@ -17,6 +17,8 @@ import org.springframework.context.annotation.Bean;
  * relaxed forms ({@code objlog.store.s3.secretKey} in configprops, {@code
  * OBJLOG_STORE_S3_SECRETKEY} in the environment) are caught too, and so are values nested below a
  * key (a {@code Resource} shown as an object).
+ *
+ * <p>Thread-safety: a configuration class; the function it registers is immutable.
  */
 @AutoConfiguration
 @ConditionalOnClass(SanitizingFunction.class)
