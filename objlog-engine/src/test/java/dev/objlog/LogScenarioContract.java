@@ -114,6 +114,125 @@ public abstract class LogScenarioContract {
     }
   }
 
+  /**
+   * The largest record FORMAT.md allows, hit exactly: a 4 MiB value and a headers area of exactly
+   * 262 144 bytes over 64 headers (one with the longest key, one with the longest value, one
+   * empty value). It is appended, committed and read back by LSN byte for byte; then one byte more
+   * in the value or the headers area, a 65th header, a key or header value one byte over, are each
+   * a typed error, and nothing more is written to the bucket.
+   */
+  @Test
+  void aRecordOfTheMaximumSizeRoundTripsAndOneByteMoreIsRefusedWithNothingWritten() throws Exception {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(4_194_304L);
+    byte[] value = new byte[LogRecord.MAX_VALUE_BYTES];
+    random.nextBytes(value);
+    List<Header> headers = maximumHeaders(random);
+    LogRecord largest = LogRecord.of(1_700_000_000_000L, headers, value);
+    assertThat(headers).hasSize(LogRecord.MAX_HEADERS);
+    assertThat(largest.encodedSize()).as("envelope + headers area + value")
+        .isEqualTo(16 + LogRecord.MAX_HEADER_BYTES + LogRecord.MAX_VALUE_BYTES);
+    assertThat(LogRecord.MAX_HEADER_BYTES).isEqualTo(262_144);
+    assertThat(LogRecord.MAX_VALUE_BYTES).isEqualTo(4 * 1024 * 1024);
+
+    try (Objlog log = Objlog.open(store, stream);
+        PartitionWriter writer = log.openWriter(0, cutEvery(1))) {
+      writer.append(LogRecord.of(1_699_999_999_999L, "before"));
+      AppendResult appended = writer.append(largest);
+      assertThat(appended.committed().get(120, TimeUnit.SECONDS).nextLsn()).isEqualTo(2);
+      writer.append(LogRecord.of(1_700_000_000_001L, "after"));
+      writer.flush();
+
+      ReadResult read = log.reader().partition(0).read(appended.lsn(), 1, Freshness.LATEST);
+      assertThat(read.records()).hasSize(1);
+      ReadRecord back = read.records().get(0);
+      assertThat(back.lsn()).isEqualTo(1);
+      assertThat(back.timestampMs()).isEqualTo(largest.timestampMs());
+      assertThat(java.util.Arrays.equals(back.valueBytes(), value)).as("the 4 MiB value reads back byte-equal").isTrue();
+      assertThat(back.headers()).as("all 64 headers read back byte-equal, in order").isEqualTo(headers);
+      assertThat(values(log.reader().partition(0).read(0, 10, Freshness.LATEST)))
+          .as("its neighbours are intact").hasSize(3).startsWith("before").endsWith("after");
+
+      java.util.Map<String, String> before = objectsOf(log);
+      List<Header> oneHeaderByteMore = new java.util.ArrayList<>(headers);
+      Header last = headers.get(headers.size() - 1);
+      oneHeaderByteMore.set(headers.size() - 1,
+          Header.of(last.key(), java.util.Arrays.copyOf(last.value(), last.value().length + 1)));
+      List<Header> sixtyFive = new java.util.ArrayList<>(headers.subList(0, 63));
+      sixtyFive.add(Header.of("a", ""));
+      sixtyFive.add(Header.of("b", ""));
+      List<java.util.function.Supplier<LogRecord>> oversize = List.of(
+          () -> LogRecord.of(2_000_000_000_000L, headers, new byte[LogRecord.MAX_VALUE_BYTES + 1]),
+          () -> LogRecord.of(2_000_000_000_000L, oneHeaderByteMore, value),
+          () -> LogRecord.of(2_000_000_000_000L, sixtyFive, new byte[0]),
+          () -> LogRecord.of(2_000_000_000_000L,
+              List.of(Header.of(new byte[Header.MAX_KEY_BYTES + 1], new byte[0])), new byte[0]),
+          () -> LogRecord.of(2_000_000_000_000L,
+              List.of(Header.of(new byte[1], new byte[Header.MAX_VALUE_BYTES + 1])), new byte[0]));
+      List<String> limitsNamed = List.of("at most 4194304 bytes", "at most 262144 bytes", "at most 64 headers",
+          "1..1024 bytes", "at most 65535 bytes");
+      for (int i = 0; i < oversize.size(); i++) {
+        java.util.function.Supplier<LogRecord> make = oversize.get(i);
+        assertThatThrownBy(() -> writer.append(make.get()))
+            .as("oversize case %d", i)
+            .isInstanceOf(InvalidArgumentException.class)
+            .hasMessageContaining(limitsNamed.get(i));
+      }
+      assertThat(writer.flush().nextLsn()).as("no record was added").isEqualTo(3);
+      assertThat(objectsOf(log)).as("nothing was written to the bucket").isEqualTo(before);
+    }
+  }
+
+  /**
+   * 64 headers whose area (2 + Σ(4 + key + value)) is exactly 262 144 bytes: the longest key
+   * (1024 B) with an empty value, a 1-byte key with the longest value (65 535 B), and 62 more with
+   * random keys and values, the last one sized to land on the limit exactly.
+   */
+  private static List<Header> maximumHeaders(java.util.SplittableRandom random) {
+    List<Header> headers = new java.util.ArrayList<>();
+    byte[] longestKey = new byte[Header.MAX_KEY_BYTES];
+    random.nextBytes(longestKey);
+    headers.add(Header.of(longestKey, new byte[0]));
+    byte[] longestValue = new byte[Header.MAX_VALUE_BYTES];
+    random.nextBytes(longestValue);
+    headers.add(Header.of(new byte[] {'v'}, longestValue));
+    int used = 2 + headers.stream().mapToInt(Header::encodedSize).sum();
+    int left = LogRecord.MAX_HEADER_BYTES - used;
+    int remaining = LogRecord.MAX_HEADERS - headers.size();
+    for (int i = 0; i < remaining; i++) {
+      int share = i == remaining - 1 ? left : left / (remaining - i) + random.nextInt(-40, 41);
+      byte[] key = ("header-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] headerValue = new byte[share - 4 - key.length];
+      random.nextBytes(headerValue);
+      headers.add(Header.of(key, headerValue));
+      left -= share;
+    }
+    assertThat(2 + headers.stream().mapToInt(Header::encodedSize).sum()).isEqualTo(LogRecord.MAX_HEADER_BYTES);
+    return headers;
+  }
+
+  /** Every object of partition 0 of the log's stream (catalog, segments, staging), with its token. */
+  private java.util.Map<String, String> objectsOf(Objlog log) {
+    String head = log.runtime().catalog(0).headKey();
+    // "streams/<stream key>/p00000000/" appears in every key of this partition, and in no other.
+    String marker = head.substring(head.indexOf("/streams/") + 1, head.length() - "head.plc".length());
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    String after = "";
+    while (true) {
+      dev.objlog.store.ListPage page = store.list("objlog/", after, 1000);
+      for (dev.objlog.store.ObjectMetadata m : page.entries()) {
+        if (m.key().contains(marker)) {
+          out.put(m.key(), String.valueOf(m.token()));
+        }
+      }
+      if (page.nextAfterKey() == null || page.entries().isEmpty()) {
+        break;
+      }
+      after = page.nextAfterKey();
+    }
+    assertThat(out).as("objects of the partition (%s)", marker).isNotEmpty();
+    return out;
+  }
+
   @Test
   void aLostReplyOnTheHeadWriteIsReconciledAndEveryRecordCommitsOnce() throws Exception {
     FaultInjectingObjectStore faulty = FaultInjectingObjectStore.builder(store).seed(7).build();

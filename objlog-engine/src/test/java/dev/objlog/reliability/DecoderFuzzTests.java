@@ -190,9 +190,75 @@ class DecoderFuzzTests {
     targets.add(new Target("json object", List.of(
         "{\"a\":[1,2,{\"b\":\"c\\u0041\"}],\"d\":-0.5e3,\"e\":null,\"f\":true}".getBytes(UTF_8)),
         true, null, b -> JsonReader.parseObject(b, "fuzz")));
+    // Seeds at the edges of the rules (issue #13): exactly 512 bytes with a multi-byte character
+    // last, characters right beside the control ranges, surrounding '/', dot-like segments.
     targets.add(new Target("stream id", List.of("demo/orders".getBytes(UTF_8),
-        "tenant-a/region_1/orders.v2".getBytes(UTF_8)), false, null, StreamIds::canonical));
+        "tenant-a/region_1/orders.v2".getBytes(UTF_8),
+        ("a".repeat(510) + "\u00e9").getBytes(UTF_8),
+        ("/x/" + "b".repeat(505) + "\u20ac/").getBytes(UTF_8),
+        "a\u00a0b~c/\u00a1/.../..x/x..".getBytes(UTF_8),
+        "\u4e8b\u4ef6/\ud83d\ude00/\u0085".getBytes(UTF_8)), false, null, DecoderFuzzTests::acceptCanonicalStreamId));
     return targets;
+  }
+
+  /**
+   * Decodes a stream id and, when it is accepted, checks that what came out is canonical by
+   * FORMAT.md 3.1 (checked here independently of {@link StreamIds}) and round-trips: canonical
+   * again unchanged, through UTF-8 and through a JSON document (the cursor checkpoint) to the same
+   * string, the same stream key and the same object keys. An {@link AssertionError} is an untyped
+   * failure for the fuzz loop, so a non-canonical id that is accepted fails the run.
+   */
+  static void acceptCanonicalStreamId(byte[] input) {
+    String id = StreamIds.canonical(input);
+    String problem = specProblem(id);
+    if (problem != null) {
+      throw new AssertionError("accepted a stream id that FORMAT.md 3.1 forbids (" + problem + "): "
+          + HexFormat.of().formatHex(id.getBytes(UTF_8)));
+    }
+    String again = StreamIds.canonical(id);
+    String viaBytes = StreamIds.canonical(id.getBytes(UTF_8));
+    String viaJson = CursorCheckpoint.parse(CursorCheckpoint.of(id, PARTITION, 0).toJsonBytes()).streamId();
+    PartitionKeys keys = PartitionKeys.of("", "", id, PARTITION);
+    for (String other : List.of(again, viaBytes, viaJson)) {
+      if (!other.equals(id)
+          || !StreamIds.streamKeyHex(other).equals(StreamIds.streamKeyHex(id))
+          || !PartitionKeys.of("", "", other, PARTITION).head().equals(keys.head())) {
+        throw new AssertionError("stream id does not round-trip: " + HexFormat.of().formatHex(id.getBytes(UTF_8))
+            + " came back as " + HexFormat.of().formatHex(other.getBytes(UTF_8)));
+      }
+    }
+    if (!keys.parse(keys.head()).key().equals(keys.head())) {
+      throw new AssertionError("the head key of an accepted stream id does not parse back: " + keys.head());
+    }
+  }
+
+  /** FORMAT.md 3.1's rules for a canonical id, by code point; null when {@code id} obeys them. */
+  static String specProblem(String id) {
+    if (id.isEmpty()) {
+      return "empty";
+    }
+    if (id.startsWith("/") || id.endsWith("/")) {
+      return "surrounding '/'";
+    }
+    if (id.getBytes(UTF_8).length > 512) {
+      return "over 512 bytes";
+    }
+    for (int i = 0; i < id.length(); ) {
+      int cp = id.codePointAt(i);
+      if (Character.isSurrogate((char) cp) && cp < 0x10000) {
+        return "unpaired surrogate";
+      }
+      if (cp <= 0x1F || (cp >= 0x7F && cp <= 0x9F)) {
+        return String.format("control U+%04X", cp);
+      }
+      i += Character.charCount(cp);
+    }
+    for (String segment : id.split("/", -1)) {
+      if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+        return "segment '" + segment + "'";
+      }
+    }
+    return null;
   }
 
   private static List<byte[]> files(Path dir, String suffix) throws IOException {

@@ -71,11 +71,15 @@ public final class StreamIds {
           "stream id is " + bytes + " bytes of UTF-8; shorten it to at most "
               + MAX_STREAM_ID_BYTES);
     }
+    // Character.isISOControl is exactly Go's unicode.IsControl, which FORMAT.md 3.1 names:
+    // U+0000–U+001F (tab and newline included) and U+007F–U+009F (DEL and the C1 controls).
+    int stripped = streamId.indexOf(id);
     for (int i = 0; i < id.length(); i++) {
       char c = id.charAt(i);
       if (Character.isISOControl(c)) {
         throw new InvalidArgumentException(String.format(
-            "stream id contains the control character U+%04X at index %d; remove it", (int) c, i));
+            "stream id contains the control character U+%04X at index %d; remove it", (int) c,
+            stripped + i));
       }
     }
     int segmentStart = 0;

@@ -25,6 +25,7 @@ import dev.objlog.store.filesystem.Sidecar.FileIdentity;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -53,6 +54,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -96,6 +98,7 @@ public final class FilesystemObjectStore implements ObjectStore {
   private final boolean durable;
   private final Retrier retrier;
   private final LockTable locks;
+  private final ConfinedFiles confined;
   private final AtomicBoolean closed = new AtomicBoolean();
   private long nextGeneration;
   private long generationLimit;
@@ -109,6 +112,7 @@ public final class FilesystemObjectStore implements ObjectStore {
         Files.createDirectories(builder.root);
       }
       this.root = builder.root.toRealPath();
+      this.confined = new ConfinedFiles(root, builder.beforeAccess);
       if (!Files.isDirectory(root)) {
         throw new PermanentStoreException(
             "the filesystem store's root " + builder.root + " is not a directory");
@@ -158,6 +162,7 @@ public final class FilesystemObjectStore implements ObjectStore {
         new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(200), 0.5, Duration.ofSeconds(30));
     private Sleeper sleeper = Sleeper.SYSTEM;
     private Duration staleTempAge = Duration.ofHours(1);
+    private BiConsumer<String, String> beforeAccess = (operation, key) -> {};
 
     private Builder(Path root) {
       this.root = Objects.requireNonNull(root, "root").toAbsolutePath().normalize();
@@ -210,6 +215,15 @@ public final class FilesystemObjectStore implements ObjectStore {
     }
 
     /**
+     * Test seam (package-private): called with (operation, key) right before each lookup of a
+     * key's file, so a test can swap a symbolic link in between the store's check and its open.
+     */
+    Builder beforeAccess(BiConsumer<String, String> beforeAccess) {
+      this.beforeAccess = Objects.requireNonNull(beforeAccess, "beforeAccess");
+      return this;
+    }
+
+    /**
      * Opens the store, creating {@code .objlog/} under the root.
      *
      * @throws PermanentStoreException when the root cannot be used
@@ -251,21 +265,26 @@ public final class FilesystemObjectStore implements ObjectStore {
                   }
                   // Objects are never modified in place, only replaced by rename, so one open file
                   // is one version throughout.
-                  try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-                    long size = channel.size();
-                    if (offset >= size) {
-                      return new byte[0];
-                    }
-                    ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(length, size - offset));
-                    while (buffer.hasRemaining()) {
-                      if (channel.read(buffer, offset + buffer.position()) < 0) {
-                        break;
+                  try {
+                    return confined.inFolderOf("open", key, (folder, name) -> {
+                      try (SeekableByteChannel channel = openObject(key, folder, name)) {
+                        long size = channel.size();
+                        if (offset >= size) {
+                          return new byte[0];
+                        }
+                        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(length, size - offset));
+                        channel.position(offset);
+                        while (buffer.hasRemaining()) {
+                          if (channel.read(buffer) < 0) {
+                            break;
+                          }
+                        }
+                        return buffer.position() == buffer.capacity()
+                            ? buffer.array()
+                            : java.util.Arrays.copyOf(buffer.array(), buffer.position());
                       }
-                    }
-                    return buffer.position() == buffer.capacity()
-                        ? buffer.array()
-                        : java.util.Arrays.copyOf(buffer.array(), buffer.position());
-                  } catch (NoSuchFileException e) {
+                    });
+                  } catch (NoSuchFileException | ConfinedFiles.NotAFolderException e) {
                     throw notFound(key);
                   }
                 }));
@@ -316,8 +335,8 @@ public final class FilesystemObjectStore implements ObjectStore {
       }
       byte[] bytes;
       try {
-        bytes = Files.readAllBytes(path);
-      } catch (NoSuchFileException replacedOrDeleted) {
+        bytes = readBytes(key);
+      } catch (NoSuchFileException | ConfinedFiles.NotAFolderException replacedOrDeleted) {
         continue;
       }
       BasicFileAttributes after = objectAttributes(key, path);
@@ -335,6 +354,33 @@ public final class FilesystemObjectStore implements ObjectStore {
     }
     throw new TransientStoreException(
         "GET " + key + ": the object kept changing while it was read", false);
+  }
+
+  /** The bytes of the key's file, opened without following a link anywhere on its path. */
+  private byte[] readBytes(String key) throws IOException {
+    return confined.inFolderOf("open", key, (folder, name) -> {
+      try (SeekableByteChannel channel = openObject(key, folder, name)) {
+        return ConfinedFiles.readAll(channel);
+      }
+    });
+  }
+
+  /**
+   * Opens the object's file with NOFOLLOW_LINKS: a link swapped in after the caller's check makes
+   * the open itself fail (ELOOP), which is reported as the refusal it is, not as an I/O hiccup.
+   */
+  private SeekableByteChannel openObject(String key, ConfinedFiles.Folder folder, Path name) throws IOException {
+    try {
+      return folder.openForRead(name);
+    } catch (NoSuchFileException e) {
+      throw e;
+    } catch (FileSystemException e) {
+      BasicFileAttributes attributes = folder.attributes(name);
+      if (attributes != null && !attributes.isRegularFile() && !attributes.isDirectory()) {
+        throw notRegular(key, attributes);
+      }
+      throw e;
+    }
   }
 
   // --- writes ------------------------------------------------------------------------------
@@ -383,7 +429,7 @@ public final class FilesystemObjectStore implements ObjectStore {
                           }
                           if (!token(current).equals(expected)) {
                             return new CasResult.Conflict(
-                                new StoredObject(metadata(current), Files.readAllBytes(path)));
+                                new StoredObject(metadata(current), readBytes(key)));
                           }
                           return new CasResult.Swapped(install(key, path, temp));
                         }));
@@ -419,7 +465,10 @@ public final class FilesystemObjectStore implements ObjectStore {
     for (int attempt = 0; ; attempt++) {
       ensureParentFolders(key, path);
       try {
-        Files.move(temp, path, ATOMIC_MOVE);
+        confined.inFolderOf("rename", key, (folder, name) -> {
+          folder.moveIn(temp, name);
+          return null;
+        });
         break;
       } catch (NoSuchFileException parentRemoved) {
         // A delete in another stripe pruned the (then empty) parent folder; make it again.
@@ -470,7 +519,8 @@ public final class FilesystemObjectStore implements ObjectStore {
                           false,
                           () -> {
                             if (objectAttributes(key, path) != null) {
-                              Files.deleteIfExists(path);
+                              // Unlinks relative to the walked folder: never through a swapped-in link.
+                              confined.inFolderOf("delete", key, (folder, name) -> folder.deleteFile(name));
                               syncDirectory(path.getParent());
                             }
                             Files.deleteIfExists(sidecarPath(key));
@@ -487,11 +537,15 @@ public final class FilesystemObjectStore implements ObjectStore {
       if (!Files.isDirectory(dir, NOFOLLOW_LINKS)) {
         return;
       }
+      String folderKey = root.relativize(dir).toString().replace(dir.getFileSystem().getSeparator(), "/");
       try {
-        Files.delete(dir);
+        confined.inFolderOf("prune", folderKey, (parent, name) -> {
+          parent.deleteFolder(name);
+          return null;
+        });
       } catch (DirectoryNotEmptyException | NoSuchFileException e) {
         return;
-      } catch (IOException e) {
+      } catch (IOException | PermanentStoreException e) {
         return;
       }
       dir = dir.getParent();
@@ -854,25 +908,23 @@ public final class FilesystemObjectStore implements ObjectStore {
   private @Nullable BasicFileAttributes objectAttributes(String key, Path path) throws IOException {
     BasicFileAttributes attributes;
     try {
-      attributes = Files.readAttributes(path, BasicFileAttributes.class, NOFOLLOW_LINKS);
-    } catch (NoSuchFileException e) {
+      attributes = confined.inFolderOf("stat", key, (folder, name) -> folder.attributes(name));
+    } catch (NoSuchFileException | ConfinedFiles.NotAFolderException e) {
       return null;
-    } catch (FileSystemException e) {
-      if (objectOnTheWay(key) != null) {
-        return null;
-      }
-      throw e;
     }
-    if (attributes.isDirectory()) {
+    if (attributes == null || attributes.isDirectory()) {
       return null;
     }
     if (!attributes.isRegularFile()) {
-      throw new PermanentStoreException(
-          "the filesystem store found " + (attributes.isSymbolicLink() ? "a symbolic link" : "a special file")
-              + " at key '" + KeyRules.printable(key) + "'; it keeps only regular files and never follows links");
+      throw notRegular(key, attributes);
     }
-    refuseLinkedFolders(key, path.getParent());
     return attributes;
+  }
+
+  private static PermanentStoreException notRegular(String key, BasicFileAttributes attributes) {
+    return new PermanentStoreException(
+        "the filesystem store found " + (attributes.isSymbolicLink() ? "a symbolic link" : "a special file")
+            + " at key '" + KeyRules.printable(key) + "'; it keeps only regular files and never follows links");
   }
 
   /** Refuses keys whose folders pass through a symbolic link, which could lead out of the root. */

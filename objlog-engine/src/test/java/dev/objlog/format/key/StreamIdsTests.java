@@ -74,6 +74,66 @@ class StreamIdsTests {
         .hasMessageContaining("513 bytes");
   }
 
+  /**
+   * FORMAT.md 3.1 forbids exactly Go's {@code unicode.IsControl}: U+0000–U+001F and U+007F–U+009F.
+   * Every other code point (all of Unicode, surrogates aside) must be accepted, as a String and
+   * as UTF-8 bytes.
+   */
+  @Test
+  void exactlyTheC0AndC1ControlsAndDelAreRefusedAmongAllCodePoints() {
+    int refused = 0;
+    for (int cp = 0; cp <= Character.MAX_CODE_POINT; cp++) {
+      if (cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE) {
+        continue;
+      }
+      String id = "a" + Character.toString(cp) + "b";
+      boolean control = cp <= 0x1F || (cp >= 0x7F && cp <= 0x9F);
+      if (control) {
+        assertThatThrownBy(() -> StreamIds.canonical(id))
+            .as("U+%04X", cp)
+            .isInstanceOf(InvalidArgumentException.class)
+            .hasMessageContaining(String.format("U+%04X", cp))
+            .hasMessageContaining("remove it");
+        assertThatThrownBy(() -> StreamIds.canonical(id.getBytes(StandardCharsets.UTF_8)))
+            .as("U+%04X as UTF-8", cp)
+            .isInstanceOf(InvalidArgumentException.class);
+        refused++;
+      } else {
+        assertThat(StreamIds.canonical(id)).as("U+%04X", cp).isEqualTo(id);
+      }
+    }
+    assertThat(refused).isEqualTo(32 + 33);
+  }
+
+  @Test
+  void theControlCharacterIndexPointsIntoTheIdAsGiven() {
+    assertThatThrownBy(() -> StreamIds.canonical("//orders\tx"))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("U+0009")
+        .hasMessageContaining("index 8");
+  }
+
+  /** The limit is 512 UTF-8 bytes; a 2-, 3- or 4-byte character may not straddle it. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"é", "€", "😀"})
+  void multiByteCharactersAtTheByteLimit(String ch) {
+    int width = ch.getBytes(StandardCharsets.UTF_8).length;
+    String fits = "a".repeat(512 - width) + ch;
+    assertThat(fits.getBytes(StandardCharsets.UTF_8)).hasSize(512);
+    assertThat(StreamIds.canonical(fits)).isEqualTo(fits);
+    assertThat(StreamIds.canonical(fits.getBytes(StandardCharsets.UTF_8))).isEqualTo(fits);
+    String straddles = "a".repeat(512 - width + 1) + ch;
+    assertThatThrownBy(() -> StreamIds.canonical(straddles))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("513 bytes")
+        .hasMessageContaining("at most 512");
+    assertThatThrownBy(() -> StreamIds.canonical(straddles.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("513 bytes");
+    // Surrounding '/' do not count, because they are stripped first.
+    assertThat(StreamIds.canonical("///" + fits + "/")).isEqualTo(fits);
+  }
+
   @Test
   void malformedUtf8IsRejected() {
     assertThatThrownBy(() -> StreamIds.canonical(new byte[] {'a', (byte) 0xC3}))
