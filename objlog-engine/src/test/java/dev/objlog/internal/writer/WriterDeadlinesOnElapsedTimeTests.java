@@ -80,7 +80,9 @@ class WriterDeadlinesOnElapsedTimeTests {
 
   @Test
   void wallClockStepsOfHoursBetweenCommitRetriesNeitherKillTheWriterNorLoseRecords() {
-    List<Duration> steps = List.of(Duration.ofHours(6), Duration.ofHours(-12), Duration.ofDays(1));
+    // Forward only, so that wherever the writer checks its deadline between attempts (a publish
+    // tries the swap up to three times itself), the wall clock is hours to days past it.
+    List<Duration> steps = List.of(Duration.ofHours(6), Duration.ofHours(6), Duration.ofDays(1), Duration.ofDays(30));
     try (Objlog log = open()) {
       PartitionWriter writer = log.openWriter(PARTITION, options());
       store.onHeadSwap(call -> {
@@ -95,7 +97,7 @@ class WriterDeadlinesOnElapsedTimeTests {
       writer.append(record(2, "b"));
       writer.flush();
 
-      assertThat(store.headSwapCalls.get()).as("three refused head swaps, then one per commit").isEqualTo(5);
+      assertThat(store.headSwapCalls.get()).as("four refused head swaps, then one per commit").isEqualTo(6);
       assertThat(writer.state().failure()).as("writer failure after the wall-clock steps").isNull();
       writer.close();
     }
