@@ -274,16 +274,18 @@ abstract class ListenerGroupContract {
 
       cutA.cut = true;
       // The wall clock is stepped back an hour: a deadline on it would now lie an hour further away.
+      // Stored expiries written before the step lie beyond any written after it, so b's renewals
+      // are recognised by their exact expiry.
       clock.advance(Duration.ofHours(-1));
       Duration half = TTL.minus(MARGIN).dividedBy(2);
-      ticker.advance(half);
-      awaitRenewal(b);
+      elapse(half);
+      awaitRenewalExactlyNow(b);
       assertThat(running(a)).as("before its deadline a still runs").isEqualTo(atA);
-      ticker.advance(half); // ttl - margin of elapsed time since a's last renewal: its deadline
+      elapse(half); // ttl - margin of elapsed time since a's last renewal: its deadline
       awaitTrue("a stops its partitions at the deadline on its ticker",
           () -> container(a).getPartitionStatuses().stream()
               .noneMatch(s -> s.state() == ObjlogListenerContainer.PartitionState.RUNNING));
-      awaitRenewal(b);
+      awaitRenewalExactlyNow(b);
       assertThat(running(b)).as("a's stored leases are still valid: b must not take them").isEqualTo(atB);
 
       clock.advance(Duration.ofHours(1).plus(TTL).plusMillis(1)); // the wall clock catches up: a's stored leases expire
@@ -324,6 +326,17 @@ abstract class ListenerGroupContract {
       assertThat(events).as("y is redelivered from the stored checkpoint, x is not")
           .containsExactly("a:0@0", "a:0@1", "a:0@1");
     });
+  }
+
+  /**
+   * Waits until {@code context} renewed every lease it holds at the clock's current time, known by
+   * the exact expiry (for when earlier expiries may lie beyond it).
+   */
+  private void awaitRenewalExactlyNow(ApplicationContext context) throws InterruptedException {
+    Instant renewedNow = clock.instant().plus(TTL);
+    awaitTrue("a renewal at exactly the current time", () -> container(context).getPartitionLeases().stream()
+        .filter(ObjlogListenerContainer.PartitionLease::heldByThisInstance)
+        .allMatch(l -> renewedNow.equals(l.until())));
   }
 
   /** Waits until {@code context} renewed every lease it holds at the clock's current time. */
