@@ -2,6 +2,7 @@ package dev.objlog;
 
 import dev.objlog.format.key.StreamIds;
 import dev.objlog.store.Sleeper;
+import dev.objlog.store.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.security.SecureRandom;
@@ -29,8 +30,14 @@ import org.jspecify.annotations.Nullable;
  * @param indexLimit references per sealed index page for partitions this process creates (2..1024)
  * @param pageCacheBytes bytes of decoded catalog pages kept in memory
  * @param maxCachedHeads partition heads kept in memory
- * @param clock the source of all time (timestamps of objects, batch delays, poll intervals)
- * @param sleeper how retries and backoffs wait (replace together with the clock for virtual time)
+ * @param clock wall time: the timestamps the log writes (segment creation times, retention requests,
+ *     snapshot markers). Never used to measure elapsed time, so a wall-clock jump does not end a
+ *     writer's deadline early or late
+ * @param ticker elapsed time: every deadline, timeout and age the log measures ("time since": a
+ *     segment's finalize deadline, a commit's publish deadline, publish latency for the adaptive
+ *     batch delay, a tailer's wait). Default {@link Ticker#SYSTEM} ({@link System#nanoTime()})
+ * @param sleeper how retries and backoffs wait (replace together with the clock, ticker and
+ *     scheduler for virtual time)
  * @param scheduler runs background work (batch timers, uploads, the watch poller); {@code null}
  *     means the log creates its own daemon threads and shuts them down on {@link Objlog#close()}
  * @param storeIoExecutor with a caller's {@code scheduler}: where writers run the work that blocks
@@ -40,8 +47,8 @@ import org.jspecify.annotations.Nullable;
  * @param meterRegistry where meters go; the default discards them
  * @param random where the log draws random identifiers from (segment uuids); must be safe for
  *     concurrent use. The default is a {@link SecureRandom}. Inject a seeded generator only to make
- *     a test reproducible (the deterministic simulation does, together with the clock, sleeper and
- *     scheduler): two processes writing one stream with equally seeded generators could draw equal
+ *     a test reproducible (the deterministic simulation does, together with the clock, ticker,
+ *     sleeper and scheduler): two processes writing one stream with equally seeded generators could draw equal
  *     uuids.
  */
 public record ObjlogOptions(
@@ -53,6 +60,7 @@ public record ObjlogOptions(
     long pageCacheBytes,
     int maxCachedHeads,
     Clock clock,
+    Ticker ticker,
     Sleeper sleeper,
     @Nullable ScheduledExecutorService scheduler,
     @Nullable Executor storeIoExecutor,
@@ -64,6 +72,7 @@ public record ObjlogOptions(
     Objects.requireNonNull(catalogPrefix, "catalogPrefix");
     Objects.requireNonNull(segmentRootPrefix, "segmentRootPrefix");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(ticker, "ticker");
     Objects.requireNonNull(sleeper, "sleeper");
     Objects.requireNonNull(meterRegistry, "meterRegistry");
     Objects.requireNonNull(random, "random");
@@ -123,6 +132,7 @@ public record ObjlogOptions(
         .pageCacheBytes(pageCacheBytes)
         .maxCachedHeads(maxCachedHeads)
         .clock(clock)
+        .ticker(ticker)
         .sleeper(sleeper)
         .scheduler(scheduler)
         .storeIoExecutor(storeIoExecutor)
@@ -143,6 +153,7 @@ public record ObjlogOptions(
     private long pageCacheBytes = 64L << 20;
     private int maxCachedHeads = 16_384;
     private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.SYSTEM;
     private Sleeper sleeper = Sleeper.SYSTEM;
     private @Nullable ScheduledExecutorService scheduler;
     private @Nullable Executor storeIoExecutor;
@@ -188,6 +199,12 @@ public record ObjlogOptions(
       return this;
     }
 
+    /** See {@link ObjlogOptions#ticker()}: replace for virtual time in tests. */
+    public Builder ticker(Ticker value) {
+      ticker = value;
+      return this;
+    }
+
     public Builder sleeper(Sleeper value) {
       sleeper = value;
       return this;
@@ -217,7 +234,7 @@ public record ObjlogOptions(
 
     public ObjlogOptions build() {
       return new ObjlogOptions(prefix, catalogPrefix, segmentRootPrefix, leafLimit, indexLimit,
-          pageCacheBytes, maxCachedHeads, clock, sleeper, scheduler, storeIoExecutor, meterRegistry,
+          pageCacheBytes, maxCachedHeads, clock, ticker, sleeper, scheduler, storeIoExecutor, meterRegistry,
           random != null ? random : DEFAULT_RANDOM);
     }
   }

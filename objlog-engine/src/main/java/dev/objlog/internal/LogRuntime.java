@@ -11,6 +11,7 @@ import dev.objlog.internal.catalog.CatalogStore;
 import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.metrics.MetricNames;
 import dev.objlog.store.ObjectStore;
+import dev.objlog.store.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Clock;
@@ -86,8 +87,14 @@ public final class LogRuntime {
     return options;
   }
 
+  /** Wall time, for timestamps the log writes; never for elapsed time (see {@link #ticker()}). */
   public Clock clock() {
     return options.clock();
+  }
+
+  /** Elapsed time: every deadline, timeout and age. */
+  public Ticker ticker() {
+    return options.ticker();
   }
 
   public ScheduledExecutorService scheduler() {

@@ -55,7 +55,8 @@ final class DefaultPartitionReader implements PartitionReader {
     this.catalog = owner.runtime().catalog(partition);
     this.keys = catalog.keys();
     this.meters = new ReaderMeters(owner.runtime(), partition);
-    this.tracker = new HeadTracker(owner.runtime().streamId(), partition, catalog, meters);
+    this.tracker = new HeadTracker(owner.runtime().streamId(), partition, catalog, meters,
+        owner.runtime().ticker());
   }
 
   @Override
@@ -87,12 +88,12 @@ final class DefaultPartitionReader implements PartitionReader {
   public ReadResult read(long startLsn, int limit, Freshness freshness) {
     owner.ensureOpen();
     Objects.requireNonNull(freshness, "freshness");
-    long started = System.nanoTime();
+    long started = owner.runtime().ticker().read();
     try {
       HeadView head = tracker.headFor(freshness, startLsn);
       return readAgainst(head, startLsn, effectiveLimit(limit), true);
     } finally {
-      meters.read.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+      meters.read.record(owner.runtime().ticker().read() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
   }
 
@@ -191,7 +192,7 @@ final class DefaultPartitionReader implements PartitionReader {
   public ReadResult readFromTimestamp(long timestampMs, int limit, Freshness freshness) {
     owner.ensureOpen();
     Objects.requireNonNull(freshness, "freshness");
-    long started = System.nanoTime();
+    long started = owner.runtime().ticker().read();
     try {
       HeadView head = tracker.current();
       boolean refresh = switch (freshness) {
@@ -205,7 +206,7 @@ final class DefaultPartitionReader implements PartitionReader {
       }
       return timestampAgainst(head, timestampMs, effectiveLimit(limit), true);
     } finally {
-      meters.read.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+      meters.read.record(owner.runtime().ticker().read() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
   }
 

@@ -46,7 +46,8 @@ final class DefaultTailer implements Tailer {
   public ReadResult next(Duration timeout) throws InterruptedException {
     Objects.requireNonNull(timeout, "timeout");
     long nanos = timeout.isNegative() ? 0 : saturatedNanos(timeout);
-    long now = System.nanoTime();
+    // The log's ticker, not the wall clock: a wall-clock jump neither ends nor stretches the wait.
+    long now = reader.owner.runtime().ticker().read();
     long deadline = nanos >= Long.MAX_VALUE - now ? Long.MAX_VALUE - 1 : now + nanos;
     return next(deadline);
   }
@@ -80,7 +81,8 @@ final class DefaultTailer implements Tailer {
       boolean changed = tracker.awaitChange(seen, deadline, this::stopRequested);
       if (changed) {
         reader.meters.wakeup(tracker.lastSource()).increment();
-      } else if (!stopRequested() && deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+      } else if (!stopRequested() && deadline != Long.MAX_VALUE
+          && reader.owner.runtime().ticker().read() - deadline >= 0) {
         HeadView head = tracker.current();
         return new ReadResult(List.of(), position,
             head != null ? head.view() : HeadView.absent(reader.streamId(), reader.partition).view());

@@ -6,6 +6,7 @@ import dev.objlog.internal.catalog.HeadSnapshot;
 import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.catalog.SegmentRefs;
 import dev.objlog.read.Freshness;
+import dev.objlog.store.Ticker;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -40,6 +41,7 @@ final class HeadTracker {
   private final PartitionCatalog catalog;
   private final PartitionKeys keys;
   private final ReaderMeters meters;
+  private final Ticker ticker;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
 
@@ -48,12 +50,13 @@ final class HeadTracker {
   private Source lastSource = Source.READ;
   private @Nullable CompletableFuture<HeadView> inflight;
 
-  HeadTracker(String streamId, int partition, PartitionCatalog catalog, ReaderMeters meters) {
+  HeadTracker(String streamId, int partition, PartitionCatalog catalog, ReaderMeters meters, Ticker ticker) {
     this.streamId = streamId;
     this.partition = partition;
     this.catalog = catalog;
     this.keys = catalog.keys();
     this.meters = meters;
+    this.ticker = ticker;
   }
 
   String headKey() {
@@ -241,7 +244,7 @@ final class HeadTracker {
 
   /**
    * Waits until the version differs from {@code seen}, {@code stop} says so, or the deadline
-   * ({@code System.nanoTime()} based; {@code Long.MAX_VALUE}: none) passes.
+   * (a reading of the log's {@link Ticker}; {@code Long.MAX_VALUE}: none) passes.
    *
    * @return true if the version changed
    */
@@ -252,7 +255,7 @@ final class HeadTracker {
         if (deadlineNanos == Long.MAX_VALUE) {
           changed.await();
         } else {
-          long left = deadlineNanos - System.nanoTime();
+          long left = deadlineNanos - ticker.read();
           if (left <= 0) {
             return false;
           }

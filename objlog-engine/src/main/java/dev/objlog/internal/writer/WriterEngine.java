@@ -32,6 +32,7 @@ import dev.objlog.format.segment.SegmentAssembler;
 import dev.objlog.format.segment.SegmentEncoder;
 import dev.objlog.format.segment.SegmentEncoderOptions;
 import dev.objlog.format.segment.SegmentTrailer;
+import dev.objlog.internal.Elapsed;
 import dev.objlog.internal.LogRuntime;
 import dev.objlog.internal.retention.RetentionApplier;
 import dev.objlog.internal.catalog.FencedSession;
@@ -43,11 +44,11 @@ import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.StoreException;
+import dev.objlog.store.Ticker;
 import dev.objlog.store.TransientStoreException;
 import java.io.ByteArrayOutputStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -151,7 +152,8 @@ public final class WriterEngine implements PartitionWriter {
     @Nullable SegmentAssembler assembler;
     int emitted;
 
-    final Instant firstAccepted;
+    /** Ticker reading when the batch took its first record. */
+    final long firstAcceptedNanos;
     long records;
     long rawBytes;
     long estimate;
@@ -159,21 +161,22 @@ public final class WriterEngine implements PartitionWriter {
     @Nullable ScheduledFuture<?> ageTimer;
     // after the cut
     Stage stage = Stage.SEALING;
-    @Nullable Instant cutAt;
-    @Nullable Instant finalizeDeadline;
+    /** Whether the batch was cut; {@code cutAtNanos} is its ticker reading then. */
+    boolean isCut;
+    long cutAtNanos;
     @Nullable LeafEntry entry;
     long size;
     int uploadAttempts;
     boolean maybeUploaded;
 
     Segment(long baseLsn, byte[] uuid, String key, SegmentEncoderOptions encoderOptions,
-        Instant firstAccepted) {
+        long firstAcceptedNanos) {
       this.baseLsn = baseLsn;
       this.uuid = uuid;
       this.key = key;
       this.encoderOptions = encoderOptions;
       this.builder = new RawBlockBuilder(encoderOptions.targetBlockSize());
-      this.firstAccepted = firstAccepted;
+      this.firstAcceptedNanos = firstAcceptedNanos;
     }
 
     /** The whole segment as uploaded, re-assembled from the retained blocks (for a key clash). */
@@ -211,7 +214,10 @@ public final class WriterEngine implements PartitionWriter {
   private final PartitionCatalog catalog;
   private final PartitionKeys keys;
   private final ObjectStore store;
+  /** Wall time: only the creation time written into segments. */
   private final Clock clock;
+  /** Elapsed time: deadlines, publish latency, batch ages. A wall-clock jump must not move them. */
+  private final Ticker ticker;
   private final ScheduledExecutorService scheduler;
   private final Executor sealExecutor;
   private final Executor drainExecutor;
@@ -247,7 +253,8 @@ public final class WriterEngine implements PartitionWriter {
 
   // Confined to the single active publisher run.
   private @Nullable List<Segment> retryGroup;
-  private @Nullable Instant groupDeadline;
+  /** Ticker reading when the publisher took the current group; its publish deadline counts from here. */
+  private long groupTakenNanos;
   private int groupAttempts;
 
   private WriterEngine(LogRuntime runtime, int partition, WriterOptions options, FencedSession session) {
@@ -259,6 +266,7 @@ public final class WriterEngine implements PartitionWriter {
     this.keys = catalog.keys();
     this.store = runtime.store();
     this.clock = runtime.clock();
+    this.ticker = runtime.ticker();
     this.scheduler = runtime.scheduler();
     Executor seal = options.pipeline().sealExecutor();
     this.sealExecutor = seal != null ? seal : scheduler;
@@ -405,7 +413,8 @@ public final class WriterEngine implements PartitionWriter {
     WriterOptions.Pipeline p = options.pipeline();
     SegmentEncoderOptions encoderOptions = new SegmentEncoderOptions(Integer.toUnsignedLong(partition),
         p.codec(), p.hashAlgorithm(), p.zstdLevel(), p.blockBytes(), clock.millis(), uuid, writerTag);
-    Segment batch = new Segment(nextLsn, uuid, keys.segment(nextLsn, epoch, uuid), encoderOptions, clock.instant());
+    Segment batch = new Segment(nextLsn, uuid, keys.segment(nextLsn, epoch, uuid), encoderOptions,
+        ticker.read());
     offerSpare(batch);
     return batch;
   }
@@ -509,9 +518,8 @@ public final class WriterEngine implements PartitionWriter {
     if (batch.ageTimer != null) {
       batch.ageTimer.cancel(false);
     }
-    Instant now = clock.instant();
-    batch.cutAt = now;
-    batch.finalizeDeadline = now.plus(options.timeouts().segmentFinalize());
+    batch.cutAtNanos = ticker.read();
+    batch.isCut = true;
     batch.stage = Stage.SEALING;
     pending.addLast(batch);
     pendingBytes += batch.estimate;
@@ -721,9 +729,8 @@ public final class WriterEngine implements PartitionWriter {
       s.sealed.trimToSize();
     }
     retainedBytes.addAndGet(-released);
-    Instant cutAt = s.cutAt;
-    if (cutAt != null) {
-      meters.segmentFinalize.record(Duration.between(cutAt, clock.instant()));
+    if (s.isCut) {
+      meters.segmentFinalize.record(Duration.ofNanos(ticker.read() - s.cutAtNanos));
     }
     setStage(s, Stage.READY);
     kickPublisher();
@@ -747,9 +754,10 @@ public final class WriterEngine implements PartitionWriter {
     if (stopping()) {
       return false;
     }
-    Instant deadline = s.finalizeDeadline;
-    if (deadline != null && clock.instant().isAfter(deadline)) {
+    long now = ticker.read();
+    if (s.isCut && Elapsed.exceeded(s.cutAtNanos, now, options.timeouts().segmentFinalize())) {
       fail(new ObjlogException("writer: uploading " + s + " kept failing for "
+          + Duration.ofNanos(now - s.cutAtNanos) + " since its cut, past the segment finalize timeout of "
           + options.timeouts().segmentFinalize() + "; it was not committed", e), "upload");
       return false;
     }
@@ -904,7 +912,7 @@ public final class WriterEngine implements PartitionWriter {
           kickPublisher();
           return;
         }
-        groupDeadline = clock.instant().plus(options.timeouts().catalogPublish());
+        groupTakenNanos = ticker.read();
         groupAttempts = 0;
       }
       List<LeafEntry> entries = new ArrayList<>(group.size());
@@ -912,7 +920,7 @@ public final class WriterEngine implements PartitionWriter {
         entries.add(s.entry);
       }
       groupAttempts++;
-      Instant start = clock.instant();
+      long start = ticker.read();
       PublishResult result;
       try {
         result = session.publish(entries);
@@ -927,17 +935,18 @@ public final class WriterEngine implements PartitionWriter {
         finishPublisher();
         return;
       }
-      onCommitted(group, result, Duration.between(start, clock.instant()));
+      onCommitted(group, result, Duration.ofNanos(ticker.read() - start));
     }
   }
 
   /** Schedules another attempt with the same group; false (and the writer failed) if out of time. */
   private boolean retryPublish(List<Segment> group, TransientStoreException e) {
     ObjlogException stop = failureNow();
-    Instant deadline = groupDeadline;
-    if (stop == null && deadline != null && clock.instant().isAfter(deadline)) {
+    long now = ticker.read();
+    if (stop == null && Elapsed.exceeded(groupTakenNanos, now, options.timeouts().catalogPublish())) {
       stop = new ObjlogException("writer: committing " + group.size() + " segment(s) from LSN "
           + Long.toUnsignedString(group.get(0).baseLsn) + " kept failing for "
+          + Duration.ofNanos(now - groupTakenNanos) + ", past the catalog publish timeout of "
           + options.timeouts().catalogPublish() + "; they were not committed", e);
       fail(stop, "publish");
     }
@@ -1008,7 +1017,7 @@ public final class WriterEngine implements PartitionWriter {
     } finally {
       lock.unlock();
     }
-    meters.commit(publishTime, group.size(), Duration.between(group.get(0).firstAccepted, clock.instant()));
+    meters.commit(publishTime, group.size(), Duration.ofNanos(ticker.read() - group.get(0).firstAcceptedNanos));
     runtime.commitBus().published(catalog.headKey(), session.head());
     for (Segment s : group) {
       s.complete(head);
