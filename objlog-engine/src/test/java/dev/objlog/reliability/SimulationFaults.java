@@ -226,6 +226,63 @@ final class SimulationFaults {
   }
 
   /**
+   * Answers every {@code every}-th head read with the head's previous content under its current
+   * version token: a cache or replica serving a stale object as if it were current. A writer
+   * that takes over from it swaps successfully onto an old head and re-mints committed LSNs.
+   */
+  static final class StaleHeadReadStore extends Forwarding {
+    private final int every;
+    private final java.util.Map<String, byte[]> previous = new java.util.HashMap<>();
+    private long reads;
+
+    StaleHeadReadStore(ObjectStore delegate, int every) {
+      super(delegate);
+      this.every = every;
+    }
+
+    private void remember(String key) {
+      if (isHead(key)) {
+        try {
+          previous.put(key, delegate.get(key).bytes());
+        } catch (RuntimeException e) {
+          previous.remove(key);
+        }
+      }
+    }
+
+    private StoredObject stale(StoredObject current) {
+      byte[] old = previous.get(current.key());
+      if (old == null || !isHead(current.key()) || ++reads % every != 0) {
+        return current;
+      }
+      return new StoredObject(current.metadata(), old);
+    }
+
+    @Override
+    public CreateResult putIfAbsent(String key, byte[] bytes) {
+      remember(key);
+      return delegate.putIfAbsent(key, bytes);
+    }
+
+    @Override
+    public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
+      remember(key);
+      return delegate.compareAndSwap(key, expected, bytes);
+    }
+
+    @Override
+    public StoredObject get(String key) {
+      return stale(delegate.get(key));
+    }
+
+    @Override
+    public ConditionalGetResult getIfChanged(String key, VersionToken known) {
+      ConditionalGetResult r = delegate.getIfChanged(key, known);
+      return r instanceof ConditionalGetResult.Changed c ? new ConditionalGetResult.Changed(stale(c.object())) : r;
+    }
+  }
+
+  /**
    * Answers a segment read with the bytes of another segment object (the one listed just before
    * it, when there is one): a store or cache that mixes up keys. Readers must refuse it rather
    * than return records nobody committed at those LSNs.

@@ -26,6 +26,7 @@ import dev.objlog.read.ReadResult;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.Sleeper;
 import dev.objlog.store.StoreException;
+import dev.objlog.store.Ticker;
 import dev.objlog.store.fault.FaultInjectingObjectStore;
 import dev.objlog.store.fault.FaultInjectingObjectStore.Fault;
 import dev.objlog.store.fault.FaultInjectingObjectStore.Operation;
@@ -37,7 +38,10 @@ import dev.objlog.testing.SteppedScheduler;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,11 +97,12 @@ class SimulationTests {
    * A bug planted for one run: a wrapper around the bucket (below the fault injector, so the logs
    * see it and the fault-free checker does not) and one around each log's store I/O pool.
    */
-  record Sabotage(String name, UnaryOperator<ObjectStore> store, UnaryOperator<Executor> storeIo) {
-    static final Sabotage NONE = new Sabotage("none", s -> s, e -> e);
+  record Sabotage(String name, UnaryOperator<ObjectStore> store, UnaryOperator<Executor> storeIo,
+      boolean tickerFollowsWallClock) {
+    static final Sabotage NONE = new Sabotage("none", s -> s, e -> e, false);
 
     static Sabotage ofStore(String name, UnaryOperator<ObjectStore> store) {
-      return new Sabotage(name, store, e -> e);
+      return new Sabotage(name, store, e -> e, false);
     }
   }
 
@@ -161,7 +166,16 @@ class SimulationTests {
   @Timeout(300)
   void oracleCatchesAnExceptionEscapingABackgroundTask() {
     assertOracleCatches(new Sabotage("store I/O task throws after 1 in 53 tasks", s -> s,
-        e -> SimulationFaults.throwingAfterEvery(e, 53)), "escaped a background task");
+        e -> SimulationFaults.throwingAfterEvery(e, 53), false), "escaped a background task");
+  }
+
+  @Test
+  @Timeout(300)
+  void oracleCatchesADeadlineMeasuredOnTheWallClock() {
+    // The engine before it had a ticker: a wall-clock step ended uploads that were retrying. It
+    // takes a step forward while an upload backs off, so seeds that catch it are rarer (seed 69).
+    assertOracleCatches(new Sabotage("a ticker that follows the wall clock", s -> s, e -> e, true),
+        "died of a deadline that had not passed", 100);
   }
 
   @Test
@@ -176,6 +190,13 @@ class SimulationTests {
   void oracleCatchesAHeadSwapTheStoreLost() {
     assertOracleCatches(Sabotage.ofStore("1 in 11 head swaps keep the old head",
         s -> new SimulationFaults.HeadSwapLosingStore(s, 11)), "acknowledged records missing");
+  }
+
+  @Test
+  @Timeout(300)
+  void oracleCatchesAHeadReadServedStale() {
+    assertOracleCatches(Sabotage.ofStore("1 in 5 head reads served the previous head under the current token",
+        s -> new SimulationFaults.StaleHeadReadStore(s, 5)), "acknowledged records missing");
   }
 
   @Test
@@ -197,8 +218,12 @@ class SimulationTests {
    * if none does within {@link #SABOTAGE_SEEDS} seeds.
    */
   private static void assertOracleCatches(Sabotage sabotage, String expected) {
+    assertOracleCatches(sabotage, expected, SABOTAGE_SEEDS);
+  }
+
+  private static void assertOracleCatches(Sabotage sabotage, String expected, int seeds) {
     List<String> failures = new ArrayList<>();
-    for (long seed = 1; seed <= SABOTAGE_SEEDS; seed++) {
+    for (long seed = 1; seed <= seeds; seed++) {
       try {
         new Run(seed, new TreeMap<>(), sabotage).run();
       } catch (Throwable t) {
@@ -211,7 +236,7 @@ class SimulationTests {
         failures.add("seed " + seed + ": " + t);
       }
     }
-    throw new AssertionError("with " + sabotage.name() + ", no seed of 1.." + SABOTAGE_SEEDS
+    throw new AssertionError("with " + sabotage.name() + ", no seed of 1.." + seeds
         + " failed with \"" + expected + "\"; other failures: " + failures);
   }
 
@@ -236,12 +261,22 @@ class SimulationTests {
     private final SplittableRandom random;
     private final Map<String, Integer> totals;
     private final Sabotage sabotage;
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    /**
+     * Virtual elapsed time: moves only when the scheduler reaches a deadline or a sleeper waits,
+     * never by a wall-clock step. The logs' ticker reads it.
+     */
+    private final MutableClock elapsed = new MutableClock(START);
+    private final Ticker ticker = () -> Duration.between(START, elapsed.instant()).toNanos();
     private final Sleeper virtual = d -> {
       if (!d.isNegative()) {
-        clock.advance(d);
+        elapsed.advance(d);
       }
     };
+    /** How far the world's wall clock is from elapsed time: stepped by hours, both ways. */
+    private Duration wallOffset = Duration.ZERO;
+    /** The world's wall clock (the store's); each process reads it through its own skew. */
+    private final Clock clock = new Wall(Duration.ZERO);
     private final MemoryObjectStore bucket = new MemoryObjectStore(clock);
     private final FaultInjectingObjectStore faulty;
     private final SteppedScheduler scheduler;
@@ -275,6 +310,39 @@ class SimulationTests {
     /** The last timestamp the current writer accepted (its floor); MIN_VALUE before its first. */
     private long writerFloor = Long.MIN_VALUE;
 
+    /**
+     * A process's wall clock: the world's wall clock off by the process's own skew (up to 20
+     * minutes either way, below the reclaimer's one-hour delete delay, which must exceed any skew).
+     */
+    private Clock skewedWall(String process) {
+      Duration skew = Duration.ofSeconds(random.nextInt(-1200, 1201));
+      count("skew", process + " " + skew);
+      return new Wall(skew);
+    }
+
+    private final class Wall extends Clock {
+      private final Duration skew;
+
+      Wall(Duration skew) {
+        this.skew = skew;
+      }
+
+      @Override
+      public Instant instant() {
+        return elapsed.instant().plus(wallOffset).plus(skew);
+      }
+
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+    }
+
     /** What the oracle knows of one writer: its records in append order, with when each was appended. */
     private static final class Incarnation {
       final String name;
@@ -291,7 +359,7 @@ class SimulationTests {
       this.random = new SplittableRandom(seed);
       this.totals = totals;
       this.sabotage = sabotage;
-      this.scheduler = new SteppedScheduler(clock, random.split());
+      this.scheduler = new SteppedScheduler(elapsed, random.split());
       this.ids = new Random(random.nextLong());
       double p = 0.01 + random.nextDouble() * 0.05;
       faulty = FaultInjectingObjectStore.builder(sabotage.store().apply(bucket)).seed(seed)
@@ -313,7 +381,11 @@ class SimulationTests {
      */
     private ObjlogOptions optionsOf(String process, boolean sabotaged) {
       Executor storeIo = scheduler.pool(process + "-store-io");
-      return ObjlogOptions.builder().clock(clock).sleeper(virtual)
+      Clock wall = skewedWall(process);
+      Ticker t = sabotaged && sabotage.tickerFollowsWallClock()
+          ? () -> Duration.between(START, wall.instant()).toNanos()
+          : ticker;
+      return ObjlogOptions.builder().clock(wall).ticker(t).sleeper(virtual)
           .scheduler(scheduler.pool(process + "-scheduler"))
           .storeIoExecutor(sabotaged ? sabotage.storeIo().apply(storeIo) : storeIo)
           .random(ids).catalogLimits(2, 2).build();
@@ -339,9 +411,11 @@ class SimulationTests {
           } else if (what < 86) {
             takeOver();
           } else if (what < 92) {
-            Duration jump = Duration.ofMinutes(random.nextInt(180));
-            clock.advance(jump);
-            count("clock jump", jump.toMinutes() + " min");
+            // An NTP step or a manual change: the wall clock moves by up to 3 h either way while
+            // no time passes. No writer may die of it (deadlines count elapsed time).
+            Duration wallStep = Duration.ofMinutes(random.nextInt(180) * (random.nextBoolean() ? 1 : -1));
+            wallOffset = wallOffset.plus(wallStep);
+            count("wall clock step", wallStep.toMinutes() + " min");
           } else if (what < 96) {
             regressTimestamp();
           } else {
@@ -380,7 +454,7 @@ class SimulationTests {
       backgroundTasks = scheduler.executed();
       count("injected faults", faulty.injectedFaults().size());
       events.add("faults " + faulty.injectedFaults());
-      events.add("end at " + clock.instant() + " after " + backgroundTasks + " background tasks");
+      events.add("end at " + clock.instant() + " (elapsed " + Duration.between(START, elapsed.instant()) + ") after " + backgroundTasks + " background tasks");
       for (String after = ""; after != null; ) {
         ListPage page = bucket.list("", after, 1000);
         for (ObjectMetadata m : page.entries()) {
@@ -556,7 +630,7 @@ class SimulationTests {
             acked.put(v, r.lsn());
             events.add("ack " + v + " @" + Long.toUnsignedString(r.lsn()));
           });
-          current.unacknowledged.add(Map.entry(v, clock.instant()));
+          current.unacknowledged.add(Map.entry(v, elapsed.instant()));
           writerFloor = lastTimestamp;
           count("append", v + " @" + Long.toUnsignedString(r.lsn()));
         } catch (WriterBackpressureException e) {
@@ -658,10 +732,10 @@ class SimulationTests {
         boolean upload = f.getMessage().contains("uploading");
         Duration deadline = upload ? TIMEOUTS.segmentFinalize() : TIMEOUTS.catalogPublish();
         Instant oldest = oldestUnacknowledged(incarnation);
-        Duration elapsed = oldest == null ? Duration.ZERO : Duration.between(oldest, clock.instant());
-        if (elapsed.compareTo(deadline) <= 0) {
+        Duration waited = oldest == null ? Duration.ZERO : Duration.between(oldest, elapsed.instant());
+        if (waited.compareTo(deadline) <= 0) {
           throw new AssertionError("writer " + incarnation.name + " died of a deadline that had not passed: "
-              + elapsed + " since its oldest unacknowledged record was appended, deadline " + deadline
+              + waited + " elapsed since its oldest unacknowledged record was appended, deadline " + deadline
               + ": " + f, f);
         }
         cause = upload ? "upload deadline exceeded" : "publish deadline exceeded";
@@ -690,8 +764,8 @@ class SimulationTests {
       }
       Throwable t = catching(() -> writer.append(LogRecord.of(writerFloor - 1, "regressed")));
       if (t instanceof WriterClosedException && writer.failure().isPresent()) {
-        // The writer went terminal in the background (an upload outlasted segmentFinalize after a
-        // clock jump); it refuses every append, this one included, and is replaced next step.
+        // The writer went terminal in the background (an upload outlasted segmentFinalize while
+        // time passed); it refuses every append, this one included, and is replaced next step.
         count("timestamp regression refused by a failed writer");
         return;
       }
@@ -747,7 +821,8 @@ class SimulationTests {
       byte[] owner = new byte[16];
       random.nextBytes(owner);
       owner[0] |= 1;
-      ReclaimerOptions options = ReclaimerOptions.builder().deleteDelay(Duration.ofHours(1)).clock(clock)
+      ReclaimerOptions options = ReclaimerOptions.builder().deleteDelay(Duration.ofHours(1))
+          .clock(skewedWall("reclaimer"))
           .ownerId(HexFormat.of().formatHex(owner)).deleteExecutor(new InlineExecutor()).build();
       try (Reclaimer reclaimer = Reclaimer.create(log, options)) {
         for (boolean scrub : new boolean[] {false, true}) {
@@ -765,7 +840,8 @@ class SimulationTests {
           count((scrub ? "scrub" : "reclaim") + (t == null ? "" : " failed: " + t.getClass().getSimpleName()));
         }
       }
-      clock.advance(Duration.ofMinutes(30 + random.nextInt(60)));
+      // Time passes (so delete delays expire): elapsed and wall time move together.
+      elapsed.advance(Duration.ofMinutes(30 + random.nextInt(60)));
     }
 
     /** The bucket never corrupts anything, so an integrity failure is a bug (of the engine or a store). */
