@@ -336,6 +336,28 @@ final class SimulationFaults {
     }
   }
 
+  /**
+   * Refuses every {@code every}-th upload start with a transient error: a flaky network. Not a
+   * bug; it makes uploads retry often, which a bug in deadline handling needs to show.
+   */
+  static final class FlakyUploadStore extends Forwarding {
+    private final int every;
+    private long calls;
+
+    FlakyUploadStore(ObjectStore delegate, int every) {
+      super(delegate);
+      this.every = every;
+    }
+
+    @Override
+    public ObjectUpload startUpload(String key) {
+      if (++calls % every == 0) {
+        throw new TransientStoreException("injected: upload start " + calls + " refused (flaky network)", false);
+      }
+      return delegate.startUpload(key);
+    }
+  }
+
   /** Refuses every write with a transient error: a bucket the log can never change. */
   static final class WriteRefusingStore extends Forwarding {
     WriteRefusingStore(ObjectStore delegate) {

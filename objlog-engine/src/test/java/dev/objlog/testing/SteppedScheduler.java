@@ -163,6 +163,42 @@ public final class SteppedScheduler extends AbstractExecutorService implements S
   }
 
   /**
+   * Lets {@code duration} of time pass with the pools alive: runs every task that falls due
+   * meanwhile (moving the clock to each deadline in turn), then moves the clock to the end.
+   *
+   * @throws AssertionError after {@code maxTasks} steps (a livelock)
+   */
+  public void runFor(Duration duration, long maxTasks) {
+    checkThread();
+    Instant end = clock.instant().plus(duration);
+    long start = executed;
+    while (true) {
+      if (executed - start >= maxTasks) {
+        throw new AssertionError("still busy after " + maxTasks + " background tasks (livelock?)");
+      }
+      if (step()) {
+        continue;
+      }
+      Instant earliest = null;
+      for (List<Task<?>> q : queues.values()) {
+        for (Task<?> t : q) {
+          if (earliest == null || t.due.isBefore(earliest)) {
+            earliest = t.due;
+          }
+        }
+      }
+      if (earliest == null || earliest.isAfter(end)) {
+        break;
+      }
+      advanceToNextDeadline();
+    }
+    Instant now = clock.instant();
+    if (end.isAfter(now)) {
+      clock.advance(Duration.between(now, end));
+    }
+  }
+
+  /**
    * Steps until {@code future} is done, moving the clock to the next deadline whenever nothing is
    * due.
    *
