@@ -12,6 +12,7 @@ import dev.objlog.format.key.KeyPrefixes;
 import dev.objlog.format.key.ParsedKey;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.format.key.StreamIds;
+import dev.objlog.internal.Elapsed;
 import dev.objlog.internal.catalog.CatalogOptions;
 import dev.objlog.internal.catalog.CatalogStore;
 import dev.objlog.internal.catalog.HeadSnapshot;
@@ -24,11 +25,11 @@ import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoredObject;
+import dev.objlog.store.Ticker;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -83,6 +84,8 @@ public final class Reclaimer implements Runner, AutoCloseable {
   private final Key256 dataRootKey;
   private final ReclaimerOptions options;
   private final MeterRegistry meters;
+  /** The log's elapsed time: the pass budget, which a wall-clock jump must not end or stretch. */
+  private final Ticker ticker;
   private final ExecutorService deleteExecutor;
   private final boolean ownsExecutor;
   private final Map<Integer, PartitionCatalog> partitions = new ConcurrentHashMap<>();
@@ -94,6 +97,7 @@ public final class Reclaimer implements Runner, AutoCloseable {
     this.streamId = streamId;
     this.options = options;
     this.meters = logOptions.meterRegistry();
+    this.ticker = logOptions.ticker();
     this.prefixes = KeyPrefixes.resolve(logOptions.prefix(), logOptions.catalogPrefix(),
         logOptions.segmentRootPrefix());
     this.streamKey = Key256.of(StreamIds.streamKey(streamId));
@@ -191,7 +195,8 @@ public final class Reclaimer implements Runner, AutoCloseable {
     private final PartitionCatalog catalog;
     private final PartitionKeys keys;
     private final String stateKey;
-    private final Instant start;
+    /** Ticker reading when the pass started. */
+    private final long startNanos;
     private final Tags tags;
     private GcState state;
     private VersionToken token = VersionToken.ABSENT;
@@ -212,7 +217,7 @@ public final class Reclaimer implements Runner, AutoCloseable {
       this.catalog = catalog(partition);
       this.keys = catalog.keys();
       this.stateKey = keys.gcState();
-      this.start = options.clock().instant();
+      this.startNanos = ticker.read();
       this.tags = Tags.of(MetricNames.TAG_STREAM, streamId, MetricNames.TAG_PARTITION,
           Integer.toUnsignedString(partition), MetricNames.TAG_OPERATION,
           operation.name().toLowerCase(java.util.Locale.ROOT));
@@ -562,7 +567,7 @@ public final class Reclaimer implements Runner, AutoCloseable {
     // ---------------------------------------------------------------- sweeping and deleting
 
     private boolean outOfTime() {
-      return !options.clock().instant().isBefore(start.plus(options.maxPassDuration()));
+      return ticker.read() - startNanos >= Elapsed.nanos(options.maxPassDuration());
     }
 
     private boolean canScan() {

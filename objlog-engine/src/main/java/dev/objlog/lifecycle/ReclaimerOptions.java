@@ -32,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  * @param maxQuarantine pages scrub keeps in quarantine at once (1..1000)
  * @param casAttempts attempts to take the lease when the state keeps changing
  * @param dryRun count what would be deleted; write and delete nothing (no lease is taken)
- * @param clock the time source (virtual time in tests)
+ * @param clock wall time: the delete delay against objects' store times, and the lease expiry and
+ *     times written into the partition's gc state, which other reclaimers read. The pass budget
+ *     ({@code maxPassDuration}) is elapsed time, on the log's {@link dev.objlog.ObjlogOptions#ticker()}
  * @param deleteExecutor runs parallel delete batches; null means the reclaimer's own daemon threads
  */
 public record ReclaimerOptions(

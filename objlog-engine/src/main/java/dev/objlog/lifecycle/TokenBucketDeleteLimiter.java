@@ -1,7 +1,9 @@
 package dev.objlog.lifecycle;
 
 import dev.objlog.InvalidArgumentException;
+import dev.objlog.store.RequestRateLimiter;
 import dev.objlog.store.Sleeper;
+import dev.objlog.store.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,16 +18,17 @@ import java.util.Objects;
 public final class TokenBucketDeleteLimiter implements DeleteRateLimiter {
   private final double perSecond;
   private final int burst;
-  private final Clock clock;
+  /** Elapsed time, which tokens refill by; a step of the wall clock must not add or withhold any. */
+  private final Ticker ticker;
   private final Sleeper sleeper;
   private double tokens;
   private long lastNanos;
   private boolean started;
 
-  private TokenBucketDeleteLimiter(double perSecond, int burst, Clock clock, Sleeper sleeper) {
+  private TokenBucketDeleteLimiter(double perSecond, int burst, Ticker ticker, Sleeper sleeper) {
     this.perSecond = perSecond;
     this.burst = burst;
-    this.clock = clock;
+    this.ticker = ticker;
     this.sleeper = sleeper;
     this.tokens = burst;
   }
@@ -36,11 +39,22 @@ public final class TokenBucketDeleteLimiter implements DeleteRateLimiter {
    * @throws InvalidArgumentException for a non-positive rate or burst
    */
   public static TokenBucketDeleteLimiter of(double objectsPerSecond, int burst) {
-    return of(objectsPerSecond, burst, Clock.systemUTC(), Sleeper.SYSTEM);
+    return of(objectsPerSecond, burst, Ticker.SYSTEM, Sleeper.SYSTEM);
   }
 
-  /** As {@link #of(double, int)} on the given time source (virtual time in tests). */
+  /**
+   * As {@link #of(double, int, Ticker, Sleeper)} with tokens refilled by {@code clock}.
+   *
+   * @deprecated a step of the wall clock adds or withholds tokens; pass a {@link Ticker}
+   */
+  @Deprecated
   public static TokenBucketDeleteLimiter of(double objectsPerSecond, int burst, Clock clock,
+      Sleeper sleeper) {
+    return of(objectsPerSecond, burst, RequestRateLimiter.ticker(clock), sleeper);
+  }
+
+  /** As {@link #of(double, int)} on the given elapsed time and sleeper (virtual time in tests). */
+  public static TokenBucketDeleteLimiter of(double objectsPerSecond, int burst, Ticker ticker,
       Sleeper sleeper) {
     if (!(objectsPerSecond > 0) || Double.isInfinite(objectsPerSecond)) {
       throw new InvalidArgumentException("objectsPerSecond must be positive and finite, was "
@@ -50,7 +64,7 @@ public final class TokenBucketDeleteLimiter implements DeleteRateLimiter {
       throw new InvalidArgumentException("burst must be at least 1, was " + burst);
     }
     return new TokenBucketDeleteLimiter(objectsPerSecond, burst,
-        Objects.requireNonNull(clock, "clock"), Objects.requireNonNull(sleeper, "sleeper"));
+        Objects.requireNonNull(ticker, "ticker"), Objects.requireNonNull(sleeper, "sleeper"));
   }
 
   @Override
@@ -73,7 +87,7 @@ public final class TokenBucketDeleteLimiter implements DeleteRateLimiter {
   }
 
   private void refill() {
-    long now = clock.instant().getEpochSecond() * 1_000_000_000L + clock.instant().getNano();
+    long now = ticker.read();
     if (started) {
       double elapsed = Math.max(0, now - lastNanos) / 1e9;
       tokens = Math.min(burst, tokens + elapsed * perSecond);

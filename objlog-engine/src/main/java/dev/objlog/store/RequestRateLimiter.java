@@ -16,31 +16,54 @@ import java.util.Objects;
  */
 public final class RequestRateLimiter {
   /** A limiter that never waits. */
-  public static final RequestRateLimiter UNLIMITED = new RequestRateLimiter(0, Clock.systemUTC(), d -> {});
+  public static final RequestRateLimiter UNLIMITED = new RequestRateLimiter(0, Ticker.SYSTEM, d -> {});
 
   private final long intervalNanos;
-  private final Clock clock;
+  private final Ticker ticker;
   private final Sleeper sleeper;
-  private Instant nextFree = Instant.MIN;
+  // Guarded by this. A ticker reading; meaningful once reserved.
+  private long nextFree;
+  private boolean reserved;
 
-  private RequestRateLimiter(long intervalNanos, Clock clock, Sleeper sleeper) {
+  private RequestRateLimiter(long intervalNanos, Ticker ticker, Sleeper sleeper) {
     this.intervalNanos = intervalNanos;
-    this.clock = Objects.requireNonNull(clock, "clock");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
   }
 
   /**
    * @param perSecond requests per second; 0 for no limit
+   * @param ticker elapsed time, which the slots are spaced on (a wall clock stepped back would
+   *     hold every request until it caught up)
    * @throws IllegalArgumentException for a negative, infinite or NaN rate
    */
-  public static RequestRateLimiter of(double perSecond, Clock clock, Sleeper sleeper) {
+  public static RequestRateLimiter of(double perSecond, Ticker ticker, Sleeper sleeper) {
     if (!(perSecond >= 0) || Double.isInfinite(perSecond)) {
       throw new IllegalArgumentException("requests per second must be finite and >= 0, was " + perSecond);
     }
     if (perSecond == 0) {
       return UNLIMITED;
     }
-    return new RequestRateLimiter(Math.max(1, (long) (1_000_000_000d / perSecond)), clock, sleeper);
+    return new RequestRateLimiter(Math.max(1, (long) (1_000_000_000d / perSecond)), ticker, sleeper);
+  }
+
+  /**
+   * As {@link #of(double, Ticker, Sleeper)}, spacing slots on {@code clock}.
+   *
+   * @deprecated a wall clock stepped back stalls requests until it catches up; pass a {@link Ticker}
+   */
+  @Deprecated
+  public static RequestRateLimiter of(double perSecond, Clock clock, Sleeper sleeper) {
+    return of(perSecond, ticker(clock), sleeper);
+  }
+
+  /** Reads {@code clock} as nanoseconds: for the deprecated clock-based settings only. */
+  public static Ticker ticker(Clock clock) {
+    Objects.requireNonNull(clock, "clock");
+    return () -> {
+      Instant now = clock.instant();
+      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    };
   }
 
   /** Whether this limiter ever waits. */
@@ -53,18 +76,19 @@ public final class RequestRateLimiter {
     if (intervalNanos == 0) {
       return;
     }
-    Duration wait;
+    long wait;
     synchronized (this) {
-      Instant now = clock.instant();
-      Instant slot = nextFree.isAfter(now) ? nextFree : now;
-      nextFree = slot.plusNanos(intervalNanos);
-      wait = Duration.between(now, slot);
+      long now = ticker.read();
+      long slot = reserved && nextFree - now > 0 ? nextFree : now;
+      nextFree = slot + intervalNanos;
+      reserved = true;
+      wait = slot - now;
     }
-    if (wait.isZero() || wait.isNegative()) {
+    if (wait <= 0) {
       return;
     }
     try {
-      sleeper.sleep(wait);
+      sleeper.sleep(Duration.ofNanos(wait));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new TransientStoreException("interrupted while waiting for the request rate limit", false, e);

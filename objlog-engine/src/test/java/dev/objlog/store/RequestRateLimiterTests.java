@@ -83,4 +83,19 @@ class RequestRateLimiterTests {
     assertThatThrownBy(() -> RequestRateLimiter.of(Double.POSITIVE_INFINITY, time, time::sleep))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void onATickerRequestsAreSpacedAcrossTheOverflowOfItsReadings() {
+    dev.objlog.testing.MutableTicker ticker = new dev.objlog.testing.MutableTicker(Long.MAX_VALUE - 300_000_000L);
+    List<Duration> sleeps = new ArrayList<>();
+    RequestRateLimiter limiter = RequestRateLimiter.of(4, ticker, d -> {
+      sleeps.add(d);
+      ticker.advance(d);
+    });
+    for (int i = 0; i < 5; i++) {
+      limiter.acquire();
+    }
+    assertThat(sleeps).as("a quarter second between requests, readings wrapping after the second")
+        .containsExactly(Duration.ofMillis(250), Duration.ofMillis(250), Duration.ofMillis(250), Duration.ofMillis(250));
+  }
 }

@@ -1,11 +1,13 @@
 package dev.objlog.internal.read;
 
+import dev.objlog.internal.Elapsed;
 import dev.objlog.read.Freshness;
 import dev.objlog.read.PartitionNotWatchedException;
 import dev.objlog.read.ReadResult;
 import dev.objlog.read.ReaderClosedException;
 import dev.objlog.read.Tailer;
 import dev.objlog.read.WatchClosedException;
+import dev.objlog.store.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -39,28 +41,27 @@ final class DefaultTailer implements Tailer {
 
   @Override
   public ReadResult next() throws InterruptedException {
-    return next(Long.MAX_VALUE);
+    return next(false, 0);
   }
 
   @Override
   public ReadResult next(Duration timeout) throws InterruptedException {
     Objects.requireNonNull(timeout, "timeout");
-    long nanos = timeout.isNegative() ? 0 : saturatedNanos(timeout);
-    // The log's ticker, not the wall clock: a wall-clock jump neither ends nor stretches the wait.
-    long now = reader.owner.runtime().ticker().read();
-    long deadline = nanos >= Long.MAX_VALUE - now ? Long.MAX_VALUE - 1 : now + nanos;
-    return next(deadline);
-  }
-
-  private static long saturatedNanos(Duration d) {
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
+    long nanos = Elapsed.nanos(timeout);
+    if (nanos == Long.MAX_VALUE) {
+      return next(false, 0); // some 292 years: no deadline
     }
+    // On the log's ticker, not the wall clock: a wall-clock jump neither ends nor stretches the
+    // wait. Readings may wrap, so the deadline is compared by subtraction only.
+    return next(true, ticker().read() + nanos);
   }
 
-  private ReadResult next(long deadline) throws InterruptedException {
+  private Ticker ticker() {
+    return reader.owner.runtime().ticker();
+  }
+
+  /** @param deadline a ticker reading, when {@code timed} */
+  private ReadResult next(boolean timed, long deadline) throws InterruptedException {
     HeadTracker tracker = reader.tracker;
     while (true) {
       checkState();
@@ -78,11 +79,10 @@ final class DefaultTailer implements Tailer {
       if (known != null && !known.atOrBeyondTail(position)) {
         continue; // the head moved on while we read: read again
       }
-      boolean changed = tracker.awaitChange(seen, deadline, this::stopRequested);
+      boolean changed = tracker.awaitChange(seen, timed, deadline, this::stopRequested);
       if (changed) {
         reader.meters.wakeup(tracker.lastSource()).increment();
-      } else if (!stopRequested() && deadline != Long.MAX_VALUE
-          && reader.owner.runtime().ticker().read() - deadline >= 0) {
+      } else if (!stopRequested() && timed && ticker().read() - deadline >= 0) {
         HeadView head = tracker.current();
         return new ReadResult(List.of(), position,
             head != null ? head.view() : HeadView.absent(reader.streamId(), reader.partition).view());

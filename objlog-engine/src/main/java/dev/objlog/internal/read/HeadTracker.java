@@ -243,16 +243,17 @@ final class HeadTracker {
   }
 
   /**
-   * Waits until the version differs from {@code seen}, {@code stop} says so, or the deadline
-   * (a reading of the log's {@link Ticker}; {@code Long.MAX_VALUE}: none) passes.
+   * Waits until the version differs from {@code seen}, {@code stop} says so, or (when {@code
+   * timed}) the deadline, a reading of the log's {@link Ticker}, passes.
    *
    * @return true if the version changed
    */
-  boolean awaitChange(long seen, long deadlineNanos, BooleanSupplier stop) throws InterruptedException {
+  boolean awaitChange(long seen, boolean timed, long deadlineNanos, BooleanSupplier stop)
+      throws InterruptedException {
     lock.lockInterruptibly();
     try {
       while (version == seen && !stop.getAsBoolean()) {
-        if (deadlineNanos == Long.MAX_VALUE) {
+        if (!timed) {
           changed.await();
         } else {
           long left = deadlineNanos - ticker.read();

@@ -50,6 +50,7 @@ import dev.objlog.store.RetryPolicy;
 import dev.objlog.store.Sleeper;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.StoredObject;
+import dev.objlog.store.Ticker;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
 import java.time.Clock;
@@ -126,7 +127,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
     this.retrier = new Retrier(b.retryPolicy, b.sleeper, b.random);
     this.timeout = b.retryPolicy.requestTimeout();
     this.blockSize = b.blockSize;
-    this.limiter = RequestRateLimiter.of(b.requestsPerSecond, b.clock, b.sleeper);
+    this.limiter = RequestRateLimiter.of(b.requestsPerSecond, b.ticker, b.sleeper);
     this.deleteConcurrency = b.deleteConcurrency;
     if (b.deleteExecutor != null) {
       this.deleteExecutor = b.deleteExecutor;
@@ -656,7 +657,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
     private int blockSize = 8 * 1024 * 1024;
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     private Sleeper sleeper = Sleeper.SYSTEM;
-    private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.SYSTEM;
     private RandomGenerator random = ThreadLocalRandom.current();
     private double requestsPerSecond;
     private int deleteConcurrency = 16;
@@ -729,10 +730,21 @@ public final class AzureBlobObjectStore implements ObjectStore {
       return this;
     }
 
-    /** The clock of the rate limiter. Default UTC system clock. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+    /** Elapsed time, which the request rate limit spaces requests on; default {@link Ticker#SYSTEM}. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
       return this;
+    }
+
+    /**
+     * Spaces rate-limited requests on {@code clock}.
+     *
+     * @deprecated a wall clock stepped back stalls requests until it catches up; use {@link
+     *     #ticker(Ticker)}
+     */
+    @Deprecated
+    public Builder clock(Clock clock) {
+      return ticker(RequestRateLimiter.ticker(clock));
     }
 
     /** The source of backoff jitter. */

@@ -30,6 +30,7 @@ import dev.objlog.store.RetryPolicy;
 import dev.objlog.store.Sleeper;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.StoredObject;
+import dev.objlog.store.Ticker;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
 import java.io.IOException;
@@ -103,7 +104,7 @@ public final class GcsObjectStore implements ObjectStore {
     this.ownsClients = ownsClients;
     this.bucket = Objects.requireNonNull(b.bucket);
     this.retrier = new Retrier(b.retryPolicy, b.sleeper, ThreadLocalRandom.current());
-    this.limiter = RequestRateLimiter.of(b.maxRequestsPerSecond, b.clock, b.sleeper);
+    this.limiter = RequestRateLimiter.of(b.maxRequestsPerSecond, b.ticker, b.sleeper);
     this.uploadChunkSize = b.uploadChunkSize;
     String host = storage.getOptions().getHost();
     this.description =
@@ -514,7 +515,7 @@ public final class GcsObjectStore implements ObjectStore {
     private @Nullable Credentials credentials;
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     private Sleeper sleeper = Sleeper.SYSTEM;
-    private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.SYSTEM;
     private int uploadChunkSize = DEFAULT_UPLOAD_CHUNK_SIZE;
     private double maxRequestsPerSecond;
 
@@ -568,10 +569,21 @@ public final class GcsObjectStore implements ObjectStore {
       return this;
     }
 
-    /** The clock of the rate limit; default the system clock. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+    /** Elapsed time, which the request rate limit spaces requests on; default {@link Ticker#SYSTEM}. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
       return this;
+    }
+
+    /**
+     * Spaces rate-limited requests on {@code clock}.
+     *
+     * @deprecated a wall clock stepped back stalls requests until it catches up; use {@link
+     *     #ticker(Ticker)}
+     */
+    @Deprecated
+    public Builder clock(Clock clock) {
+      return ticker(RequestRateLimiter.ticker(clock));
     }
 
     /**

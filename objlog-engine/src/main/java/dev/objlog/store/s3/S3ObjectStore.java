@@ -16,6 +16,7 @@ import dev.objlog.store.RetryPolicy;
 import dev.objlog.store.Sleeper;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.StoredObject;
+import dev.objlog.store.Ticker;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
 import java.io.ByteArrayInputStream;
@@ -103,7 +104,7 @@ public final class S3ObjectStore implements ObjectStore {
     this.partSize = b.partSize;
     this.deleteBatchSize = b.deleteBatchSize;
     this.retrier = new Retrier(b.retryPolicy, b.sleeper, ThreadLocalRandom.current());
-    this.rateLimiter = RequestRateLimiter.of(b.maxRequestsPerSecond, b.clock, b.sleeper);
+    this.rateLimiter = RequestRateLimiter.of(b.maxRequestsPerSecond, b.ticker, b.sleeper);
     // Set on every request, so that the per-try bound also holds on a caller's client whose own
     // timeouts we cannot see; on such a client the SDK's retries happen inside this bound.
     this.perRequest =
@@ -555,7 +556,7 @@ public final class S3ObjectStore implements ObjectStore {
     private int partSize = DEFAULT_PART_SIZE;
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     private Sleeper sleeper = Sleeper.SYSTEM;
-    private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.SYSTEM;
     private double maxRequestsPerSecond;
     private int deleteBatchSize = MAX_DELETE_BATCH;
 
@@ -621,9 +622,21 @@ public final class S3ObjectStore implements ObjectStore {
       return this;
     }
 
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+    /** Elapsed time, which the request rate limit spaces requests on; default {@link Ticker#SYSTEM}. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
       return this;
+    }
+
+    /**
+     * Spaces rate-limited requests on {@code clock}.
+     *
+     * @deprecated a wall clock stepped back stalls requests until it catches up; use {@link
+     *     #ticker(Ticker)}
+     */
+    @Deprecated
+    public Builder clock(Clock clock) {
+      return ticker(RequestRateLimiter.ticker(clock));
     }
 
     /** At most this many requests start per second (0, the default, means unlimited). */

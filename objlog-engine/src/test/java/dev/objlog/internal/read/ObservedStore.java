@@ -38,6 +38,9 @@ final class ObservedStore implements ObjectStore {
   /** When positive, ranged GETs wait (bounded) until this many are in flight at once; then it turns itself off. */
   final AtomicInteger rangeRendezvous = new AtomicInteger();
 
+  /** Runs before every whole-object GET and conditional GET (a test moves virtual time there). */
+  volatile Runnable beforeRead = () -> {};
+
   ObservedStore(ObjectStore delegate) {
     this.delegate = delegate;
   }
@@ -52,6 +55,7 @@ final class ObservedStore implements ObjectStore {
 
   @Override
   public StoredObject get(String key) {
+    beforeRead.run();
     gets.incrementAndGet();
     return delegate.get(key);
   }
@@ -84,6 +88,7 @@ final class ObservedStore implements ObjectStore {
 
   @Override
   public ConditionalGetResult getIfChanged(String key, VersionToken known) {
+    beforeRead.run();
     conditionalGets.incrementAndGet();
     CountDownLatch gate = conditionalGate.get();
     if (gate != null) {

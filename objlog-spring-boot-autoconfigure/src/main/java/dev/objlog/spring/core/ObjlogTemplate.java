@@ -11,6 +11,7 @@ import dev.objlog.SegmentRef;
 import dev.objlog.StaleWriterException;
 import dev.objlog.WriterClosedException;
 import dev.objlog.WriterState;
+import dev.objlog.store.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -143,6 +144,8 @@ public class ObjlogTemplate implements AutoCloseable {
     this.settings = Map.copyOf(resolved);
     WriterLeaseKeeper keeper = null;
     if (leaseStore != null && resolved.values().stream().anyMatch(s -> s.lease() != null)) {
+      // Elapsed time from the logs' options (one ticker for every stream of an ObjlogStreams).
+      Ticker ticker = streams.log(streams.names().iterator().next()).options().ticker();
       keeper = new WriterLeaseKeeper(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeaseKeeper.Listener() {
         @Override
         public void granted(String streamName, int partition) {
@@ -155,7 +158,7 @@ public class ObjlogTemplate implements AutoCloseable {
           slot.holdsLease = false; // before closing: a send that sees it under the slot's lock fails
           slot.close();
         }
-      });
+      }, ticker, clock);
       for (ObjlogStream stream : streams.streams()) {
         StreamWriterSettings s = resolved.get(stream.name());
         if (s.lease() != null) {

@@ -1,6 +1,8 @@
 package dev.objlog.spring.core;
 
 import dev.objlog.spring.core.WriterLeaseStore.Kind;
+import dev.objlog.store.Ticker;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,6 +60,10 @@ final class WriterLeaseKeeper implements AutoCloseable {
   private final WriterLeaseStore store;
   private final String owner;
   private final Listener listener;
+  /** Elapsed time: whether a lease is surely still valid. A wall-clock jump must not decide that. */
+  private final Ticker ticker;
+  /** Wall time: only to show when a lease expires (the store keeps its own expiry). */
+  private final Clock clock;
   private final Map<String, StreamLeases> streams = new LinkedHashMap<>();
   private final ScheduledExecutorService executor;
   /**
@@ -69,9 +75,15 @@ final class WriterLeaseKeeper implements AutoCloseable {
   private boolean closed; // guarded by roundLock
 
   WriterLeaseKeeper(WriterLeaseStore store, String owner, Listener listener) {
+    this(store, owner, listener, Ticker.SYSTEM, Clock.systemUTC());
+  }
+
+  WriterLeaseKeeper(WriterLeaseStore store, String owner, Listener listener, Ticker ticker, Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.owner = Objects.requireNonNull(owner, "owner");
     this.listener = Objects.requireNonNull(listener, "listener");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "objlog-writer-leases");
       t.setDaemon(true);
@@ -160,9 +172,8 @@ final class WriterLeaseKeeper implements AutoCloseable {
   }
 
   /**
-   * A lease this instance holds: when its last confirmed acquire or renewal was sent, by the local
-   * monotonic clock (for deciding whether it is surely still valid) and by the wall clock (for
-   * showing it).
+   * A lease this instance holds: when its last confirmed acquire or renewal was sent, by the
+   * ticker (for deciding whether it is surely still valid) and by the wall clock (for showing it).
    */
   private record Held(long epoch, long confirmedNanos, Instant sentAt) {}
 
@@ -224,8 +235,8 @@ final class WriterLeaseKeeper implements AutoCloseable {
       }
       for (int p = wanted.nextSetBit(0); p >= 0; p = wanted.nextSetBit(p + 1)) {
         if (!partitions.containsKey(p) && !handingOver.contains(p)) {
-          long sentNanos = System.nanoTime();
-          Instant sentAt = Instant.now();
+          long sentNanos = ticker.read();
+          Instant sentAt = clock.instant();
           OptionalLong epoch = acquire(Kind.PARTITION, p);
           if (epoch.isPresent()) {
             partitions.put(p, new Held(epoch.getAsLong(), sentNanos, sentAt));
@@ -256,8 +267,8 @@ final class WriterLeaseKeeper implements AutoCloseable {
         } else if (isHeldSafely(i)) {
           live.set(i);
         } else if (slot < 0) {
-          long sentNanos = System.nanoTime();
-          Instant sentAt = Instant.now();
+          long sentNanos = ticker.read();
+          Instant sentAt = clock.instant();
           OptionalLong epoch = acquire(Kind.MEMBER, i);
           if (epoch.isPresent()) {
             slot = i;
@@ -293,16 +304,18 @@ final class WriterLeaseKeeper implements AutoCloseable {
     /** The renewed lease, or null when it is lost (refused, or unconfirmed for too long). */
     private @Nullable Held renew(Kind kind, int index, Held held) {
       // Sent-at times: the store counts the ttl from when it saw the request, which is no earlier.
-      long sentNanos = System.nanoTime();
-      Instant sentAt = Instant.now();
+      long sentNanos = ticker.read();
+      Instant sentAt = clock.instant();
       try {
         if (store.renew(kind, streamName, index, owner, held.epoch(), settings.ttl())) {
           return new Held(held.epoch(), sentNanos, sentAt);
         }
         return null;
       } catch (RuntimeException e) {
+        // On the ticker: a wall clock stepped back must not keep an expired lease, nor one stepped
+        // forward give up a valid one.
         long surelyValidUntil = held.confirmedNanos() + settings.ttl().toNanos() - settings.renewInterval().toNanos();
-        if (System.nanoTime() - surelyValidUntil < 0) {
+        if (ticker.read() - surelyValidUntil < 0) {
           logger.warn("Could not renew the writer lease " + kind + " " + index + " of stream '" + streamName
               + "'; keeping it while it is surely valid", e);
           return held;

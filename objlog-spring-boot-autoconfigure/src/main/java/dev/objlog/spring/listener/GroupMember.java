@@ -5,7 +5,7 @@ import dev.objlog.spring.listener.checkpoint.LeaseKey;
 import dev.objlog.spring.listener.checkpoint.LeaseRepository;
 import dev.objlog.spring.listener.checkpoint.LeaseResult;
 import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
-import java.time.Clock;
+import dev.objlog.store.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +32,12 @@ import org.jspecify.annotations.Nullable;
  * (never held, released, or expired), lowest first. A member that joins is seen on the others' next
  * tick; a dead member's partitions are free once its leases expire.
  *
- * <p>Safety: a partition runs only until its <em>deadline</em>: the local time at which its last
- * successful acquire or renewal was sent, plus the ttl, minus the safety margin. The consumer
+ * <p>Safety: a partition runs only until its <em>deadline</em>: the reading of the local {@link
+ * Ticker} (elapsed time, not the wall clock) at which its last successful acquire or renewal was
+ * sent, plus the ttl, minus the safety margin. The lease expiry the repository stores stays wall
+ * time, since other instances read it; the local deadline must not move when this machine's wall
+ * clock is stepped: stepped back, it would keep a partition another member may already own.
+ * Measured from the sending of the request, it ends no later than the store's expiry. The consumer
  * checks it before every delivery and checkpoint save, so a member that cannot renew (storage
  * unreachable, lease taken) stops the partition at least {@code safety margin} before any other
  * member can take it, without waiting for this thread.
@@ -49,11 +53,11 @@ final class GroupMember implements AutoCloseable {
 
   /** What the member drives: the container's partition consumers. */
   interface Partitions {
-    /** Starts consuming {@code partition}, which must stop at local time {@code deadlineMs}. */
-    void start(int partition, long deadlineMs);
+    /** Starts consuming {@code partition}, which must stop at ticker reading {@code deadlineNanos}. */
+    void start(int partition, long deadlineNanos);
 
-    /** Moves the deadline of a running partition after a renewal. */
-    void extend(int partition, long deadlineMs);
+    /** Moves the deadline (a ticker reading) of a running partition after a renewal. */
+    void extend(int partition, long deadlineNanos);
 
     /**
      * Asks {@code partition} to stop after the record in hand, without waiting; {@code
@@ -87,7 +91,7 @@ final class GroupMember implements AutoCloseable {
   private final String group;
   private final String streamName;
   private final List<Integer> partitions;
-  private final Clock clock;
+  private final Ticker ticker;
   private final Partitions target;
   private final Map<Integer, Lease> held = new ConcurrentSkipListMap<>();
   /**
@@ -101,13 +105,13 @@ final class GroupMember implements AutoCloseable {
   private int slotIndex = -1;
   private volatile int members = 1;
 
-  GroupMember(Settings settings, String group, String streamName, List<Integer> partitions, Clock clock,
+  GroupMember(Settings settings, String group, String streamName, List<Integer> partitions, Ticker ticker,
       Partitions target, String threadName) {
     this.settings = settings;
     this.group = group;
     this.streamName = streamName;
     this.partitions = List.copyOf(partitions);
-    this.clock = clock;
+    this.ticker = ticker;
     this.target = target;
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, threadName);
@@ -202,7 +206,7 @@ final class GroupMember implements AutoCloseable {
         remember(partition, current.orElse(null));
         continue;
       }
-      long sentAt = clock.millis();
+      long sentAt = ticker.read();
       LeaseResult result = settings.leases().tryAcquire(key, settings.instanceId(), settings.ttl());
       if (result instanceof LeaseResult.Granted g) {
         held.put(partition, g.lease());
@@ -222,6 +226,7 @@ final class GroupMember implements AutoCloseable {
    * holding up the renewals of the other partitions.
    */
   private void awaitHandOvers(List<Integer> shed) {
+    // A bound on blocking this thread, so real time (monotonic), not the ticker.
     long deadline = System.nanoTime() + settings.renewInterval().toNanos() / 2;
     for (int partition : shed) {
       try {
@@ -294,7 +299,7 @@ final class GroupMember implements AutoCloseable {
   }
 
   private void renew(int partition, Lease lease, Map<Integer, Lease> in) {
-    long sentAt = clock.millis();
+    long sentAt = ticker.read();
     try {
       LeaseResult r = settings.leases().renew(LeaseKey.of(group, streamName, partition), lease, settings.ttl());
       if (r instanceof LeaseResult.Granted g) {
@@ -315,8 +320,9 @@ final class GroupMember implements AutoCloseable {
     }
   }
 
-  private long deadline(long sentAtMs) {
-    return sentAtMs + settings.ttl().toMillis() - settings.safetyMargin().toMillis();
+  /** The ticker reading at which a lease whose request was sent at reading {@code sentAt} stops being surely ours. */
+  private long deadline(long sentAt) {
+    return sentAt + settings.ttl().toNanos() - settings.safetyMargin().toNanos();
   }
 
   private LeaseKey slotKey(int index) {

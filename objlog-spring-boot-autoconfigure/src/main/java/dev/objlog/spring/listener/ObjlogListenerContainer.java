@@ -19,6 +19,7 @@ import dev.objlog.spring.listener.checkpoint.CheckpointKey;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
 import dev.objlog.spring.listener.checkpoint.StoredCheckpoint;
+import dev.objlog.store.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -107,6 +108,7 @@ public class ObjlogListenerContainer {
       CheckpointErrorOutcome onAhead,
       Duration shutdownTimeout,
       Clock clock,
+      Ticker ticker,
       ListenerMetrics metrics,
       ObservationRegistry observationRegistry,
       @Nullable ObjlogListenerObservationConvention observationConvention,
@@ -172,21 +174,21 @@ public class ObjlogListenerContainer {
       consumers.clear();
       GroupMember.Settings group = settings.group();
       if (group != null) {
-        GroupMember m = new GroupMember(group, getCheckpointOwner(), getStreamName(), partitions, settings.clock(),
+        GroupMember m = new GroupMember(group, getCheckpointOwner(), getStreamName(), partitions, settings.ticker(),
             new MemberPartitions(), "objlog-" + getListenerId() + "-leases");
         member = m;
         m.start();
         return;
       }
       for (int p : partitions) {
-        startConsumer(p, Long.MAX_VALUE);
+        startConsumer(p, false, 0);
       }
     }
   }
 
   /** Starts a partition's thread; the caller holds the lock. */
-  private void startConsumer(int partition, long deadlineMs) {
-    PartitionConsumer consumer = new PartitionConsumer(partition, Objects.requireNonNull(watch), deadlineMs);
+  private void startConsumer(int partition, boolean leased, long deadlineNanos) {
+    PartitionConsumer consumer = new PartitionConsumer(partition, Objects.requireNonNull(watch), leased, deadlineNanos);
     consumers.put(partition, consumer);
     Thread thread = new Thread(consumer, "objlog-" + getListenerId() + "-" + partition);
     thread.setDaemon(true);
@@ -374,18 +376,23 @@ public class ObjlogListenerContainer {
     private int unsavedCount;
     private boolean acknowledged;
     private long lastSaveNanos = System.nanoTime();
-    /** Group listeners: the local time the lease deadline falls at; never for others. */
-    volatile long deadlineMs;
+    /** Group listeners: the partition runs under a lease, until {@code deadlineNanos}. */
+    private final boolean leased;
+    /** Group listeners: the ticker reading the lease deadline falls at. */
+    volatile long deadlineNanos;
+    /** Group listeners: the lease was lost; no save from here on. */
+    volatile boolean revoked;
     /** False once the group member stops this partition. */
     private volatile boolean active = true;
     private volatile boolean saveOnStop = true;
     /** Set when this consumer stopped because it no longer owns the partition. */
     volatile boolean gaveUp;
 
-    PartitionConsumer(int partition, Watch watch, long deadlineMs) {
+    PartitionConsumer(int partition, Watch watch, boolean leased, long deadlineNanos) {
       this.partition = partition;
       this.watch = watch;
-      this.deadlineMs = deadlineMs;
+      this.leased = leased;
+      this.deadlineNanos = deadlineNanos;
       this.key = CheckpointKey.of(getCheckpointOwner(), getStreamName(), partition);
     }
 
@@ -428,7 +435,8 @@ public class ObjlogListenerContainer {
     }
 
     boolean leaseValid() {
-      return deadlineMs == Long.MAX_VALUE || settings.clock().millis() < deadlineMs;
+      // Elapsed time on the ticker: a wall clock stepped back must not keep a lease past its deadline.
+      return !leased || (!revoked && settings.ticker().read() - deadlineNanos < 0);
     }
 
     /** The group member takes the partition away; {@code save}: the lease is valid, save first. */
@@ -896,19 +904,19 @@ public class ObjlogListenerContainer {
   /** Drives the partition consumers for the {@link GroupMember}. */
   private final class MemberPartitions implements GroupMember.Partitions {
     @Override
-    public void start(int partition, long deadlineMs) {
+    public void start(int partition, long deadlineNanos) {
       synchronized (lock) {
         if (running) {
-          startConsumer(partition, deadlineMs);
+          startConsumer(partition, true, deadlineNanos);
         }
       }
     }
 
     @Override
-    public void extend(int partition, long deadlineMs) {
+    public void extend(int partition, long deadlineNanos) {
       PartitionConsumer c = consumers.get(partition);
       if (c != null) {
-        c.deadlineMs = deadlineMs;
+        c.deadlineNanos = deadlineNanos;
       }
     }
 
@@ -924,7 +932,7 @@ public class ObjlogListenerContainer {
     public void revoke(int partition) {
       PartitionConsumer c = consumers.get(partition);
       if (c != null) {
-        c.deadlineMs = 0; // no save from here on: another member may own the partition
+        c.revoked = true; // no save from here on: another member may own the partition
         c.deactivate(false);
       }
     }

@@ -91,7 +91,10 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     this.leases = leases;
   }
 
-  /** The clock of checkpoint times, lag ages and lease deadlines; the lease repository's should agree. */
+  /**
+   * The wall clock of checkpoint times and lag ages; the lease repository's should agree. Group
+   * lease deadlines are elapsed time, on the stream's {@link dev.objlog.ObjlogOptions#ticker()}.
+   */
   public void setClock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
@@ -139,7 +142,8 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
         endpoint, stream, partitions, reader(stream.name()), checkpoints, invoker,
         endpoint.getErrorHandler() != null ? endpoint.getErrorHandler() : errorHandler,
         start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
-        properties.getShutdownTimeout(), clock, new ListenerMetrics(meterRegistry), observationRegistry,
+        properties.getShutdownTimeout(), clock, streams.log(stream.name()).options().ticker(),
+        new ListenerMetrics(meterRegistry), observationRegistry,
         observationConvention, group, transaction));
   }
 

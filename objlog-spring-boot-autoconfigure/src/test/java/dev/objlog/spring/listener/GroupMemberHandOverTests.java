@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.Lease;
 import dev.objlog.spring.listener.checkpoint.LeaseKey;
-import java.time.Clock;
+import dev.objlog.store.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -33,13 +33,13 @@ class GroupMemberHandOverTests {
     final Set<Integer> alive = ConcurrentHashMap.newKeySet();
 
     @Override
-    public void start(int partition, long deadlineMs) {
+    public void start(int partition, long deadlineNanos) {
       started.add(partition);
       alive.add(partition);
     }
 
     @Override
-    public void extend(int partition, long deadlineMs) {}
+    public void extend(int partition, long deadlineNanos) {}
 
     @Override
     public void requestStop(int partition, boolean saveCheckpoint) {
@@ -67,7 +67,7 @@ class GroupMemberHandOverTests {
 
   private GroupMember member(String instance, Recorder recorder) {
     return new GroupMember(new GroupMember.Settings(leases, instance, TTL, RENEW, MARGIN), "billing", "orders",
-        List.of(0, 1), Clock.systemUTC(), recorder, "test-" + instance);
+        List.of(0, 1), Ticker.SYSTEM, recorder, "test-" + instance);
   }
 
   private Optional<String> owner(int partition) {

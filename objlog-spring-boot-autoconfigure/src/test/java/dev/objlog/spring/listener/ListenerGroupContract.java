@@ -20,6 +20,8 @@ import dev.objlog.spring.listener.checkpoint.LeaseResult;
 import dev.objlog.spring.listener.checkpoint.MutableClock;
 import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
 import dev.objlog.spring.listener.checkpoint.StoredCheckpoint;
+import dev.objlog.store.Ticker;
+import dev.objlog.testing.MutableTicker;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,9 +48,10 @@ import org.springframework.messaging.handler.annotation.Header;
 
 /**
  * Two application contexts (two instances of one application) share a listener group on one
- * filesystem store and one checkpoint store. Lease time is a {@link MutableClock} the test moves:
- * leases expire only when the test says so, while the members tick every few milliseconds of real
- * time. Subclasses say where checkpoints and leases live. Waits are bounded; nothing asserts on
+ * filesystem store and one checkpoint store. Lease time is virtual and moves only when the test
+ * says so, while the members tick every few milliseconds of real time: a {@link MutableClock} is
+ * the wall clock that stored leases expire by, a {@link MutableTicker} the elapsed time that each
+ * member's local lease deadlines are measured on. Subclasses say where checkpoints and leases live. Waits are bounded; nothing asserts on
  * timing.
  */
 abstract class ListenerGroupContract {
@@ -63,6 +66,14 @@ abstract class ListenerGroupContract {
   @TempDir Path root;
 
   final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  // Starts just below the overflow, which the tests cross: deadlines compare by subtraction.
+  final MutableTicker ticker = new MutableTicker(Long.MAX_VALUE - Duration.ofSeconds(5).toNanos());
+
+  /** Time passes: the wall clock and elapsed time move together. */
+  void elapse(Duration d) {
+    ticker.advance(d);
+    clock.advance(d);
+  }
 
   /**
    * The repository one instance uses; instances of one test must share what it stores. Called once
@@ -92,11 +103,12 @@ abstract class ListenerGroupContract {
             ObjlogStreamsAutoConfiguration.class, ObjlogCheckpointAutoConfiguration.class,
             ObjlogListenerAutoConfiguration.class, ObjlogEndpointAutoConfiguration.class))
         .withBean(CheckpointRepository.class, () -> repository)
+        .withBean(Ticker.class, () -> ticker)
         .withInitializer(context -> context.getBeanFactory().addBeanPostProcessor(new BeanPostProcessor() {
           @Override
           public Object postProcessAfterInitialization(Object bean, String name) {
             if (bean instanceof ObjlogListenerContainerFactory factory) {
-              factory.setClock(clock); // lease deadlines on the clock the repository expires leases by
+              factory.setClock(clock); // checkpoint times on the clock the repository keeps time by
             }
             return bean;
           }
@@ -224,21 +236,63 @@ abstract class ListenerGroupContract {
       cutA.cut = true;
       // Time moves in two steps so that b, which can renew, renews between them and keeps its deadline.
       Duration half = TTL.minus(MARGIN).dividedBy(2);
-      clock.advance(half);
+      elapse(half);
       awaitRenewal(b);
       assertThat(running(a)).as("before its deadline a still runs").isEqualTo(atA);
-      clock.advance(half); // a's last renewal is now ttl - margin old: its deadline
+      elapse(half); // a's last renewal is now ttl - margin old: its deadline
       awaitTrue("a stops its partitions at the deadline",
           () -> container(a).getPartitionStatuses().stream()
               .noneMatch(s -> s.state() == ObjlogListenerContainer.PartitionState.RUNNING));
       awaitRenewal(b);
       assertThat(running(b)).as("a's leases are still valid: b must not take them").isEqualTo(atB);
 
-      clock.advance(MARGIN.plusMillis(1)); // a's leases expire
+      elapse(MARGIN.plusMillis(1)); // a's leases expire
       awaitTrue("b takes a's partitions", () -> running(b).equals(Set.of(0, 1, 2, 3)));
       sendToEveryPartition(b, "after");
       awaitTrue("the new records are processed", () -> events.size() == 2 * PARTITIONS);
       cutA.cut = false; // let a release what it can on close
+    }));
+    Map<String, List<String>> byRecord = byRecord();
+    assertThat(byRecord.keySet()).as("no gap").isEqualTo(records(2));
+    assertThat(byRecord.values()).as("no record processed twice").allSatisfy(by -> assertThat(by).hasSize(1));
+    for (int p = 0; p < PARTITIONS; p++) {
+      assertThat(byRecord.get(p + "@1")).containsExactly("b");
+    }
+  }
+
+  @Test
+  void aMemberThatCannotRenewStopsAtItsDeadlineInElapsedTimeThoughTheWallClockWentBack() throws Exception {
+    CutOff cutA = new CutOff();
+    instance("a", cutA).run(a -> instance("b", new CutOff()).run(b -> {
+      awaitTrue("a and b run two partitions each",
+          () -> running(a).size() == 2 && running(b).size() == 2);
+      Set<Integer> atA = running(a);
+      Set<Integer> atB = running(b);
+      sendToEveryPartition(b, "before");
+      awaitTrue("the records are processed and checkpointed", () -> events.size() == PARTITIONS
+          && atA.stream().allMatch(p -> checkpoint(b, p) == 1) && atB.stream().allMatch(p -> checkpoint(b, p) == 1));
+
+      cutA.cut = true;
+      // The wall clock is stepped back an hour: a deadline on it would now lie an hour further away.
+      // Stored expiries written before the step lie beyond any written after it, so b's renewals
+      // are recognised by their exact expiry.
+      clock.advance(Duration.ofHours(-1));
+      Duration half = TTL.minus(MARGIN).dividedBy(2);
+      elapse(half);
+      awaitRenewalExactlyNow(b);
+      assertThat(running(a)).as("before its deadline a still runs").isEqualTo(atA);
+      elapse(half); // ttl - margin of elapsed time since a's last renewal: its deadline
+      awaitTrue("a stops its partitions at the deadline on its ticker",
+          () -> container(a).getPartitionStatuses().stream()
+              .noneMatch(s -> s.state() == ObjlogListenerContainer.PartitionState.RUNNING));
+      awaitRenewalExactlyNow(b);
+      assertThat(running(b)).as("a's stored leases are still valid: b must not take them").isEqualTo(atB);
+
+      clock.advance(Duration.ofHours(1).plus(TTL).plusMillis(1)); // the wall clock catches up: a's stored leases expire
+      awaitTrue("b takes a's partitions", () -> running(b).equals(Set.of(0, 1, 2, 3)));
+      sendToEveryPartition(b, "after");
+      awaitTrue("the new records are processed", () -> events.size() == 2 * PARTITIONS);
+      cutA.cut = false;
     }));
     Map<String, List<String>> byRecord = byRecord();
     assertThat(byRecord.keySet()).as("no gap").isEqualTo(records(2));
@@ -272,6 +326,17 @@ abstract class ListenerGroupContract {
       assertThat(events).as("y is redelivered from the stored checkpoint, x is not")
           .containsExactly("a:0@0", "a:0@1", "a:0@1");
     });
+  }
+
+  /**
+   * Waits until {@code context} renewed every lease it holds at the clock's current time, known by
+   * the exact expiry (for when earlier expiries may lie beyond it).
+   */
+  private void awaitRenewalExactlyNow(ApplicationContext context) throws InterruptedException {
+    Instant renewedNow = clock.instant().plus(TTL);
+    awaitTrue("a renewal at exactly the current time", () -> container(context).getPartitionLeases().stream()
+        .filter(ObjlogListenerContainer.PartitionLease::heldByThisInstance)
+        .allMatch(l -> renewedNow.equals(l.until())));
   }
 
   /** Waits until {@code context} renewed every lease it holds at the clock's current time. */

@@ -19,6 +19,7 @@ import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
 import dev.objlog.spring.listener.checkpoint.LeaseRepository;
 import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
 import dev.objlog.store.ObjectStore;
+import dev.objlog.store.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -39,7 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Auto-configuration of {@link ObjlogStreams} (one {@link Objlog} per {@code objlog.streams.<name>}),
  * a plain {@link Objlog} bean when exactly one stream is configured, and the {@link ObjlogTemplate}.
- * Logs record their meters in the application's {@link MeterRegistry} when there is exactly one.
+ * Logs record their meters in the application's {@link MeterRegistry} when there is exactly one,
+ * and measure elapsed time on the application's {@link Ticker} bean when there is exactly one.
  */
 @AutoConfiguration(
     after = ObjlogStoreAutoConfiguration.class,
@@ -54,11 +56,17 @@ public final class ObjlogStreamsAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ObjlogStreams objlogStreams(ObjectStore store, ObjlogProperties properties,
-      ObjectProvider<MeterRegistry> meterRegistry) {
+      ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<Ticker> ticker) {
     ObjlogOptions.Builder options = ObjlogOptions.builder().prefix(properties.getStore().getPrefix());
     MeterRegistry registry = meterRegistry.getIfUnique();
     if (registry != null) {
       options.meterRegistry(registry);
+    }
+    // Elapsed time of the logs, the listeners' lease deadlines and the template's writer leases;
+    // an application (a test) may give one Ticker bean, e.g. virtual time.
+    Ticker elapsed = ticker.getIfUnique();
+    if (elapsed != null) {
+      options.ticker(elapsed);
     }
     List<ObjlogStream> streams = new ArrayList<>();
     properties.getStreams().forEach((name, stream) ->

@@ -1,0 +1,141 @@
+package dev.objlog.spring.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.objlog.spring.core.WriterLeaseStore.Kind;
+import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
+import dev.objlog.testing.MutableTicker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When renewals fail, a writer lease is kept only while it is surely still valid, and that is
+ * elapsed time since the last confirmed renewal, on the ticker: a wall clock stepped forward by
+ * hours does not give the lease up early, one stepped back does not keep it past that point. The
+ * store is cut off by the test; rounds run in the background every few milliseconds, and the test
+ * waits for rounds to have happened, never for time to pass.
+ */
+class WriterLeaseKeeperElapsedTimeTests {
+  private static final Duration TTL = Duration.ofMinutes(1);
+  private static final Duration RENEW = Duration.ofMillis(10);
+  private static final WriterLeaseSettings SETTINGS = new WriterLeaseSettings(TTL, RENEW);
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+  private final MutableTicker ticker = new MutableTicker(Long.MAX_VALUE - Duration.ofSeconds(30).toNanos());
+  private final CutStore store =
+      new CutStore(new RepositoryWriterLeaseStore(new InMemoryCheckpointRepository(clock)));
+  private final Set<Integer> givenUp = ConcurrentHashMap.newKeySet();
+
+  /** A lease store the test can cut off: every call fails then, and each renewal attempt is counted. */
+  private static final class CutStore implements WriterLeaseStore {
+    final WriterLeaseStore delegate;
+    volatile boolean cut;
+    final AtomicInteger failedRenewals = new AtomicInteger();
+
+    CutStore(WriterLeaseStore delegate) {
+      this.delegate = delegate;
+    }
+
+    private void check() {
+      if (cut) {
+        throw new IllegalStateException("the lease store is unreachable (cut by the test)");
+      }
+    }
+
+    @Override
+    public OptionalLong tryAcquire(Kind kind, String streamName, int index, String owner, Duration ttl) {
+      check();
+      return delegate.tryAcquire(kind, streamName, index, owner, ttl);
+    }
+
+    @Override
+    public boolean renew(Kind kind, String streamName, int index, String owner, long epoch, Duration ttl) {
+      if (cut) {
+        failedRenewals.incrementAndGet();
+      }
+      check();
+      return delegate.renew(kind, streamName, index, owner, epoch, ttl);
+    }
+
+    @Override
+    public void release(Kind kind, String streamName, int index, String owner, long epoch) {
+      check();
+      delegate.release(kind, streamName, index, owner, epoch);
+    }
+
+    @Override
+    public boolean isHeld(Kind kind, String streamName, int index) {
+      check();
+      return delegate.isHeld(kind, streamName, index);
+    }
+  }
+
+  private WriterLeaseKeeper keeper() {
+    WriterLeaseKeeper keeper = new WriterLeaseKeeper(store, "writer-a", new WriterLeaseKeeper.Listener() {
+      @Override
+      public void granted(String streamName, int partition) {}
+
+      @Override
+      public void givingUp(String streamName, int partition) {
+        givenUp.add(partition);
+      }
+    }, ticker, clock);
+    keeper.add("orders", 1, PartitionSet.all(1), SETTINGS);
+    return keeper;
+  }
+
+  private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
+      Thread.sleep(2);
+    }
+  }
+
+  /** Waits for {@code n} more failed renewals: that many background rounds ran since the call. */
+  private void awaitFailedRenewals(int n) throws InterruptedException {
+    int target = store.failedRenewals.get() + n;
+    awaitTrue(n + " failed renewals", () -> store.failedRenewals.get() >= target);
+  }
+
+  @Test
+  void aWallClockSteppedForwardDoesNotGiveUpALeaseThatIsSurelyStillValid() throws Exception {
+    try (WriterLeaseKeeper keeper = keeper()) {
+      keeper.start();
+      assertThat(keeper.held("orders")).containsExactly(0);
+      assertThat(keeper.status("orders").leases().get(0).until())
+          .as("the shown expiry is wall time").isEqualTo(clock.instant().plus(TTL));
+
+      store.cut = true;
+      clock.set(clock.millis() + Duration.ofDays(1).toMillis()); // far past the stored expiry
+      ticker.advance(TTL.minus(RENEW).minusMillis(1)); // elapsed: just short of the limit
+      awaitFailedRenewals(6);
+
+      assertThat(keeper.held("orders")).as("held after failed renewals within the elapsed limit").containsExactly(0);
+      assertThat(givenUp).isEmpty();
+      store.cut = false; // let close release it
+    }
+  }
+
+  @Test
+  void aWallClockSteppedBackDoesNotKeepALeasePastTheElapsedLimit() throws Exception {
+    try (WriterLeaseKeeper keeper = keeper()) {
+      keeper.start();
+      assertThat(keeper.held("orders")).containsExactly(0);
+
+      store.cut = true;
+      clock.set(clock.millis() - Duration.ofHours(6).toMillis());
+      ticker.advance(TTL.minus(RENEW)); // ttl minus one round since the last confirmed renewal
+      awaitTrue("the lease is given up", () -> givenUp.contains(0));
+      assertThat(keeper.held("orders")).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package dev.objlog.spring.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
+import dev.objlog.spring.listener.checkpoint.Lease;
+import dev.objlog.spring.listener.checkpoint.LeaseKey;
+import dev.objlog.spring.listener.checkpoint.LeaseRepository;
+import dev.objlog.spring.listener.checkpoint.LeaseResult;
+import dev.objlog.spring.listener.checkpoint.MutableClock;
+import dev.objlog.testing.MutableTicker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A member's local lease deadline is elapsed time: the ticker reading when the last successful
+ * acquire or renewal was sent, plus the ttl, minus the safety margin. The wall clock, which the
+ * stored lease expiry follows, may be stepped by hours either way without moving it.
+ */
+class GroupMemberLeaseDeadlineTests {
+  private static final Duration TTL = Duration.ofSeconds(60);
+  private static final Duration RENEW = Duration.ofSeconds(5);
+  private static final Duration MARGIN = Duration.ofSeconds(15);
+  private static final long WINDOW = TTL.minus(MARGIN).toNanos();
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final MutableTicker ticker = new MutableTicker(Long.MAX_VALUE - Duration.ofSeconds(50).toNanos());
+  private final InMemoryCheckpointRepository leases = new InMemoryCheckpointRepository(clock);
+
+  /** The deadlines the member gave each partition, last first. */
+  static final class Deadlines implements GroupMember.Partitions {
+    final Map<Integer, Long> last = new ConcurrentHashMap<>();
+    final Map<Integer, Boolean> revoked = new ConcurrentHashMap<>();
+
+    @Override
+    public void start(int partition, long deadlineNanos) {
+      last.put(partition, deadlineNanos);
+    }
+
+    @Override
+    public void extend(int partition, long deadlineNanos) {
+      last.put(partition, deadlineNanos);
+    }
+
+    @Override
+    public void requestStop(int partition, boolean saveCheckpoint) {}
+
+    @Override
+    public void revoke(int partition) {
+      revoked.put(partition, true);
+    }
+
+    @Override
+    public boolean running(int partition) {
+      return last.containsKey(partition) && !revoked.containsKey(partition);
+    }
+
+    @Override
+    public void awaitEnded(int partition, long millis) {}
+
+    @Override
+    public boolean gaveUp(int partition) {
+      return false;
+    }
+  }
+
+  private GroupMember member(Deadlines target) {
+    return new GroupMember(new GroupMember.Settings(leases, "a", TTL, RENEW, MARGIN), "billing", "orders",
+        List.of(0), ticker, target, "test-a");
+  }
+
+  @Test
+  void theDeadlineFollowsTheTickerWhateverTheWallClockDoes() {
+    Deadlines target = new Deadlines();
+    GroupMember member = member(target);
+    long sent = ticker.read();
+    member.tick();
+    assertThat(target.last).as("deadline of the acquired partition").containsEntry(0, sent + WINDOW);
+
+    clock.advance(Duration.ofHours(6)); // stepped forward: the stored lease expired, nobody took it
+    ticker.advance(RENEW);
+    sent = ticker.read();
+    member.tick();
+    assertThat(target.last).as("deadline after a renewal across a forward step").containsEntry(0, sent + WINDOW);
+
+    clock.advance(Duration.ofHours(-12)); // stepped back
+    ticker.advance(RENEW);
+    sent = ticker.read();
+    member.tick();
+    assertThat(target.last).as("deadline after a renewal across a backward step").containsEntry(0, sent + WINDOW);
+    assertThat(target.revoked).as("the steps cost no partition").isEmpty();
+    assertThat(leases.current(LeaseKey.of("billing", "orders", 0)).orElseThrow().until())
+        .as("the stored expiry stays wall time, for the other instances").isEqualTo(clock.instant().plus(TTL));
+  }
+
+  @Test
+  void aFailedRenewalLeavesTheDeadlineAtTheLastSuccessfulOne() {
+    Deadlines target = new Deadlines();
+    LeaseRepository unreachable = new LeaseRepository() {
+      @Override
+      public LeaseResult tryAcquire(LeaseKey key, String owner, Duration ttl) {
+        return leases.tryAcquire(key, owner, ttl);
+      }
+
+      @Override
+      public LeaseResult renew(LeaseKey key, Lease held, Duration ttl) {
+        throw new IllegalStateException("the lease store is unreachable (test)");
+      }
+
+      @Override
+      public boolean release(LeaseKey key, Lease held) {
+        return leases.release(key, held);
+      }
+
+      @Override
+      public Optional<Lease> current(LeaseKey key) {
+        return leases.current(key);
+      }
+    };
+    GroupMember member = new GroupMember(new GroupMember.Settings(unreachable, "a", TTL, RENEW, MARGIN), "billing",
+        "orders", List.of(0), ticker, target, "test-a");
+    long sent = ticker.read();
+    member.tick();
+    for (Duration step : List.of(Duration.ofHours(-3), Duration.ofHours(6))) {
+      clock.advance(step);
+      ticker.advance(RENEW);
+      member.tick();
+      assertThat(target.last).as("deadline after a failed renewal (wall clock stepped %s)", step)
+          .containsEntry(0, sent + WINDOW);
+    }
+  }
+}
