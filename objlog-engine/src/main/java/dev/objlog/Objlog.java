@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -65,8 +66,10 @@ public final class Objlog implements AutoCloseable {
     String canonical = StreamIds.canonical(Objects.requireNonNull(streamId, "streamId"));
     ScheduledExecutorService scheduler = options.scheduler();
     if (scheduler != null) {
-      // a caller's scheduler runs everything, as it always did (simulations rely on that)
-      return new Objlog(new LogRuntime(store, canonical, options, scheduler), null);
+      // a caller's scheduler runs everything, store I/O included, unless the caller gave a pool for that
+      Executor storeIo = options.storeIoExecutor();
+      return new Objlog(new LogRuntime(store, canonical, options, scheduler, storeIo != null ? storeIo : scheduler),
+          null);
     }
     ExecutorService storeIo = newStoreIo(canonical);
     return new Objlog(new LogRuntime(store, canonical, options, newScheduler(canonical), storeIo), storeIo);

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -39,6 +40,10 @@ import org.jspecify.annotations.Nullable;
  *     scheduler for virtual time)
  * @param scheduler runs background work (batch timers, uploads, the watch poller); {@code null}
  *     means the log creates its own daemon threads and shuts them down on {@link Objlog#close()}
+ * @param storeIoExecutor with a caller's {@code scheduler}: where writers run the work that blocks
+ *     on the store (segment uploads, catalog head swaps), as the log's own threads keep it off the
+ *     scheduler that seals blocks; {@code null} means the scheduler runs it too. Only allowed
+ *     together with {@code scheduler}; the log never shuts it down
  * @param meterRegistry where meters go; the default discards them
  * @param random where the log draws random identifiers from (segment uuids); must be safe for
  *     concurrent use. The default is a {@link SecureRandom}. Inject a seeded generator only to make
@@ -58,6 +63,7 @@ public record ObjlogOptions(
     Ticker ticker,
     Sleeper sleeper,
     @Nullable ScheduledExecutorService scheduler,
+    @Nullable Executor storeIoExecutor,
     MeterRegistry meterRegistry,
     RandomGenerator random) {
 
@@ -73,6 +79,10 @@ public record ObjlogOptions(
     checkPrefix("prefix", prefix);
     checkPrefix("catalogPrefix", catalogPrefix);
     checkPrefix("segmentRootPrefix", segmentRootPrefix);
+    if (storeIoExecutor != null && scheduler == null) {
+      throw new InvalidArgumentException(
+          "storeIoExecutor needs a scheduler too: without one the log creates and owns both pools");
+    }
     if (leafLimit < 1 || leafLimit > 1024) {
       throw new InvalidArgumentException("leafLimit must be 1..1024, was " + leafLimit);
     }
@@ -125,6 +135,7 @@ public record ObjlogOptions(
         .ticker(ticker)
         .sleeper(sleeper)
         .scheduler(scheduler)
+        .storeIoExecutor(storeIoExecutor)
         .meterRegistry(meterRegistry)
         .random(random);
   }
@@ -145,6 +156,7 @@ public record ObjlogOptions(
     private Ticker ticker = Ticker.SYSTEM;
     private Sleeper sleeper = Sleeper.SYSTEM;
     private @Nullable ScheduledExecutorService scheduler;
+    private @Nullable Executor storeIoExecutor;
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
     private @Nullable RandomGenerator random;
 
@@ -203,6 +215,12 @@ public record ObjlogOptions(
       return this;
     }
 
+    /** See {@link ObjlogOptions#storeIoExecutor()}: only together with {@link #scheduler}. */
+    public Builder storeIoExecutor(@Nullable Executor value) {
+      storeIoExecutor = value;
+      return this;
+    }
+
     public Builder meterRegistry(MeterRegistry value) {
       meterRegistry = value;
       return this;
@@ -216,7 +234,7 @@ public record ObjlogOptions(
 
     public ObjlogOptions build() {
       return new ObjlogOptions(prefix, catalogPrefix, segmentRootPrefix, leafLimit, indexLimit,
-          pageCacheBytes, maxCachedHeads, clock, ticker, sleeper, scheduler, meterRegistry,
+          pageCacheBytes, maxCachedHeads, clock, ticker, sleeper, scheduler, storeIoExecutor, meterRegistry,
           random != null ? random : DEFAULT_RANDOM);
     }
   }

@@ -56,11 +56,26 @@ final class LogChecker {
   }
 
   /**
-   * Dense LSNs from oldest to next; no value twice; every acknowledged value with LSN at or above
-   * oldest present exactly once at its acknowledged LSN (when known); epochs never decrease along
-   * the log and each epoch belongs to one writer (nothing interleaves, one owner per LSN range).
+   * {@link #check(Scan, Map, long)} for logs that were never asked to retain less: an
+   * acknowledged record below the oldest LSN is taken as removed by retention.
    */
   static void check(Scan scan, Map<String, Long> acknowledged) {
+    check(scan, acknowledged, -1L);
+  }
+
+  /**
+   * Dense LSNs from oldest to next; no value twice; every acknowledged value at or above {@code
+   * retainFrom} (unsigned; the start of the segment holding the highest {@code before_lsn} ever
+   * requested) present exactly once at its acknowledged LSN (when known), and the oldest LSN not
+   * above it (retention removed nothing it was not asked to); epochs never decrease along the log
+   * and each epoch belongs to one writer (nothing interleaves, one owner per LSN range).
+   */
+  static void check(Scan scan, Map<String, Long> acknowledged, long retainFrom) {
+    assertThat(Long.compareUnsigned(scan.oldestLsn(), retainFrom) <= 0)
+        .as("retention trimmed below the requested floor: oldest LSN %s, but records from %s (the start of the"
+            + " segment holding the highest before_lsn requested) must be kept",
+            Long.toUnsignedString(scan.oldestLsn()), Long.toUnsignedString(retainFrom))
+        .isTrue();
     List<ReadRecord> records = scan.records();
     long expected = scan.oldestLsn();
     Set<String> seen = new HashSet<>();
@@ -87,11 +102,12 @@ final class LogChecker {
     List<String> missing = new ArrayList<>();
     for (Map.Entry<String, Long> ack : acknowledged.entrySet()) {
       Long at = lsnOf.get(ack.getKey());
-      if (ack.getValue() != null && ack.getValue() >= 0 && ack.getValue() < scan.oldestLsn()) {
-        continue; // removed by retention
+      if (ack.getValue() != null && ack.getValue() >= 0 && ack.getValue() < scan.oldestLsn()
+          && Long.compareUnsigned(ack.getValue(), retainFrom) < 0) {
+        continue; // removed by retention, as requested
       }
       if (at == null) {
-        missing.add(ack.getKey());
+        missing.add(ack.getKey() + (ack.getValue() != null && ack.getValue() >= 0 ? " @" + ack.getValue() : ""));
       } else if (ack.getValue() != null && ack.getValue() >= 0) {
         assertThat(at).as("LSN of acknowledged %s", ack.getKey()).isEqualTo(ack.getValue());
       }
