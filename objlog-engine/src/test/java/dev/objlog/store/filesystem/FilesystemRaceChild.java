@@ -52,13 +52,14 @@ public final class FilesystemRaceChild {
       CyclicBarrier barrier = new CyclicBarrier(threads, () -> meetOtherProcesses(meetings, round[0]++, process, processes));
       List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
       List<Future<?>> done = new ArrayList<>();
+      java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
       for (int t = 0; t < threads; t++) {
         String writer = process + "-" + t;
         done.add(
             pool.submit(
                 () -> {
                   try {
-                    for (int r = 0; r < rounds; r++) {
+                    for (int r = 0; r < rounds && !failed.get(); r++) {
                       barrier.await(60, TimeUnit.SECONDS);
                       boolean created = store.putIfAbsent("create/" + r, writer.getBytes(UTF_8)).created();
                       lines.add("create " + r + " " + writer + (created ? " won" : " lost"));
@@ -67,6 +68,7 @@ public final class FilesystemRaceChild {
                     }
                   } catch (Throwable e) {
                     lines.add("ERROR " + writer + " " + e);
+                    failed.set(true);
                     barrier.reset();
                   }
                   return null;
