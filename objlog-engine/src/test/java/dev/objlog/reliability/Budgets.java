@@ -12,6 +12,8 @@ final class Budgets {
   /** Replays one simulation seed (or fuzz base seed) instead of the whole range. */
   static final String SIM_SEED = "OBJLOG_SIM_SEED";
   static final String FUZZ_SEED = "OBJLOG_FUZZ_SEED";
+  /** Repeats each fencing race (and the filesystem cross-process race) this many times. */
+  static final String RACE_RUNS = "OBJLOG_RACE_RUNS";
 
   private Budgets() {}
 
@@ -29,6 +31,10 @@ final class Budgets {
 
   static int fuzzCases() {
     return count(FUZZ_CASES, 100_000, 10_000);
+  }
+
+  static int raceRuns() {
+    return count(RACE_RUNS, 1, 1);
   }
 
   static int count(String name, int ciDefault, int localDefault) {

@@ -24,26 +24,39 @@ import java.util.function.Consumer;
  * the epoch), append and flush until superseded or done, and report every acknowledged record and
  * how each incarnation ended. Runs in a thread (one {@link Objlog} per contender, like separate
  * processes) or as a child JVM ({@link #main}) printing {@code ACK <value> <lsn>} and {@code END
- * <writer> <outcome>} lines.
+ * <writer> <outcome>} lines. With a {@link PublishGate}, the gated incarnations make a real
+ * overlap on purpose: the loser's first publish is held until the taker (which waits for that) has
+ * taken over, so the loser is superseded with a publish in flight ({@code OVERLAP} lines, counted
+ * by its {@link RaceStore}).
  */
 final class FencingContender {
   final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
   final Map<String, Integer> outcomes = new ConcurrentHashMap<>();
   final List<String> unexpected = java.util.Collections.synchronizedList(new ArrayList<>());
+  /** How each writer incarnation ({@code <name>-<incarnation>}) ended. */
+  final Map<String, String> endings = new ConcurrentHashMap<>();
 
   private final String name;
   private final Consumer<String> out;
   /** When set, every incarnation of every contender opens its writer together (in-process races). */
   java.util.concurrent.@org.jspecify.annotations.Nullable CyclicBarrier together;
+  /** When set, its incarnations hold one side's publish until the other has taken over. */
+  @org.jspecify.annotations.Nullable PublishGate gate;
+  /** Shared by the contenders of one JVM to count overlaps that were not held on purpose too. */
+  @org.jspecify.annotations.Nullable OverlapTracker tracker;
+  /** This contender's store view, set by {@link #run}: its overlap counts. */
+  @org.jspecify.annotations.Nullable RaceStore raceStore;
 
   FencingContender(String name, Consumer<String> out) {
     this.name = name;
     this.out = out;
   }
 
-  void run(ObjectStore store, String stream, int incarnations, int appendsPerIncarnation, long seed)
+  void run(ObjectStore client, String stream, int incarnations, int appendsPerIncarnation, long seed)
       throws InterruptedException {
     SplittableRandom random = new SplittableRandom(seed);
+    RaceStore store = new RaceStore(client, name, gate, tracker, out);
+    raceStore = store;
     try (Objlog log = Objlog.open(store, stream)) {
       for (int inc = 0; inc < incarnations; inc++) {
         String writer = name + "-" + inc;
@@ -55,12 +68,26 @@ final class FencingContender {
             throw new IllegalStateException(e);
           }
         }
+        PublishGate g = gate;
+        boolean taker = g != null && g.takesOver(name, inc);
+        if (g != null && taker) {
+          g.awaitHeld(inc);
+        }
+        store.opening(writer, true);
         try {
           w = log.openWriter(0, WriterOptions.builder().batch(Duration.ofMillis(2), 1 << 20, 1 + random.nextInt(4)).build());
         } catch (ObjlogException e) {
           // Contending openWriter calls may exhaust their CAS attempts; that is a clean, typed loss.
           outcome(writer, "open:" + e.getClass().getSimpleName());
           continue;
+        } finally {
+          store.opening(writer, false);
+          if (g != null && taker) {
+            g.taken(inc);
+          }
+        }
+        if (g != null && g.loses(name, inc)) {
+          store.arm(writer, inc);
         }
         long epoch = w.state().committed().writerEpoch();
         String end = "done";
@@ -114,10 +141,14 @@ final class FencingContender {
 
   private void outcome(String writer, String end) {
     outcomes.merge(end, 1, Integer::sum);
+    endings.put(writer, end);
     out.accept("END " + writer + " " + end);
   }
 
-  /** Child JVM: {@code <root> <stream> <name> <incarnations> <appends> <seed> <goFile>}. */
+  /**
+   * Child JVM: {@code <root> <stream> <name> <incarnations> <appends> <seed> <goFile> [<gateDir>
+   * <gateSpec>]}.
+   */
   public static void main(String[] args) throws Exception {
     Path root = Path.of(args[0]);
     Path go = Path.of(args[6]);
@@ -127,6 +158,9 @@ final class FencingContender {
         System.out.flush();
       }
     });
+    if (args.length > 8) {
+      c.gate = new PublishGate(Path.of(args[7]), args[8]);
+    }
     try (FilesystemObjectStore store = FilesystemObjectStore.open(root)) {
       System.out.println("READY");
       System.out.flush();

@@ -121,6 +121,15 @@ final class LogChecker {
     check(scan, m);
   }
 
+  /** No record of the given writer incarnations (superseded before any publish) is in the log. */
+  static void assertAbsent(Scan scan, Collection<String> writers) {
+    for (ReadRecord r : scan.records()) {
+      String writer = r.valueAsString().split("/")[0];
+      assertThat(writers).as("record %s at LSN %d of a writer superseded before it published", r.valueAsString(),
+          r.lsn()).doesNotContain(writer);
+    }
+  }
+
   /** Full catalog tree verification (FORMAT.md §2.12) under the current head. */
   static void verifyTree(Objlog log, ObjectStore store, int partition) {
     PartitionCatalog catalog = ObjlogTestAccess.runtime(log).catalog(partition);

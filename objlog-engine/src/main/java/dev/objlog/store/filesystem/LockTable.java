@@ -107,19 +107,37 @@ final class LockTable {
     }
   }
 
+  /**
+   * The name of a stripe's lock file under the lock folder; every process on one root must agree
+   * on it.
+   */
+  static String lockFileName(int stripe) {
+    return stripe == STRIPES ? "generation.lock" : String.format("stripe-%02d.lock", stripe);
+  }
+
   private FileLock lockFile(int stripe, String what) {
+    int refused = 0;
     for (int attempt = 0; ; attempt++) {
       try {
         FileChannel channel = channels[stripe];
         if (channel == null || !channel.isOpen()) {
           Files.createDirectories(lockDir);
-          String name = stripe == STRIPES ? "generation.lock" : String.format("stripe-%02d.lock", stripe);
           channel =
               FileChannel.open(
-                  lockDir.resolve(name), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                  lockDir.resolve(lockFileName(stripe)), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                  StandardOpenOption.WRITE);
           channels[stripe] = channel;
         }
-        return channel.lock();
+        try {
+          return channel.lock();
+        } catch (ClosedChannelException e) {
+          throw e;
+        } catch (IOException refusal) {
+          FileLock lock = afterRefusal(channel, what, refusal, refused++);
+          if (lock != null) {
+            return lock;
+          }
+        }
       } catch (ClosedChannelException e) {
         // An interrupt closed the channel; reopen it unless this thread is the interrupted one.
         if (Thread.currentThread().isInterrupted() || attempt >= 3) {
@@ -132,6 +150,43 @@ final class LockTable {
             e);
       }
     }
+  }
+
+  /**
+   * A blocking lock request was refused, typically with EDEADLK ("Resource deadlock avoided").
+   * POSIX record locks belong to the whole process, so the kernel's deadlock check sees a cycle
+   * whenever another process waits for a stripe this process holds while some other thread of
+   * this process waits for a stripe that process holds, although no thread here waits for anything
+   * while holding a stripe except for the generation lock, which is taken last and never waits.
+   * Such a refusal is false and lasts only until one of the holders releases, so back off and ask
+   * again; a non-blocking attempt tells it from a real failure of the lock file, which it also
+   * reports (a refusal never comes from a non-blocking request) and which must not be retried.
+   *
+   * @return the lock if the non-blocking attempt got it, else null after backing off
+   */
+  private static @org.jspecify.annotations.Nullable FileLock afterRefusal(
+      FileChannel channel, String what, IOException refusal, int refused) throws IOException {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new TransientStoreException("interrupted while waiting for the " + what, false, refusal);
+    }
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (IOException real) {
+      real.addSuppressed(refusal);
+      throw real;
+    }
+    if (lock != null) {
+      return lock;
+    }
+    try {
+      // Short: the holders whose requests made the cycle release within one write.
+      Thread.sleep(Math.min(1 + refused, 10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TransientStoreException("interrupted while waiting for the " + what, false, e);
+    }
+    return null;
   }
 
   private static void closeQuietly(FileChannel channel) {
