@@ -105,8 +105,9 @@ public final class FilesystemObjectStore implements ObjectStore {
     this.durable = builder.durableWrites;
     this.retrier = new Retrier(builder.retryPolicy, builder.sleeper, new SplittableRandom());
     try {
-      if (builder.createRoot) {
+      if (builder.createRoot && !Files.isDirectory(builder.root)) {
         Files.createDirectories(builder.root);
+        syncDirectory(builder.root.getParent());
       }
       this.root = builder.root.toRealPath();
       if (!Files.isDirectory(root)) {
@@ -118,9 +119,10 @@ public final class FilesystemObjectStore implements ObjectStore {
       this.tempDir = bookkeeping.resolve("tmp");
       this.uploadDir = bookkeeping.resolve("uploads");
       this.generationFile = bookkeeping.resolve("generation");
-      Files.createDirectories(metaDir);
-      Files.createDirectories(tempDir);
-      Files.createDirectories(uploadDir);
+      createFolderDurably(bookkeeping);
+      createFolderDurably(metaDir);
+      createFolderDurably(tempDir);
+      createFolderDurably(uploadDir);
       removeStaleTemporaries(builder.staleTempAge);
     } catch (NoSuchFileException e) {
       throw new PermanentStoreException(
@@ -436,7 +438,15 @@ public final class FilesystemObjectStore implements ObjectStore {
         throw e;
       }
     }
-    syncDirectory(path.getParent());
+    try {
+      syncDirectory(path.getParent());
+    } catch (IOException e) {
+      throw new TransientStoreException(
+          "PUT " + key + ": the object was renamed into place but its folder could not be synced (" + e
+              + "); it may not survive a power failure",
+          true,
+          e);
+    }
     try {
       writeSidecar(new Sidecar(key, generation, identity, written));
     } catch (IOException e) {
@@ -761,7 +771,7 @@ public final class FilesystemObjectStore implements ObjectStore {
     Path target = sidecarPath(sidecar.key());
     Path temp = writeTemporary(sidecar.encode());
     try {
-      Files.createDirectories(target.getParent());
+      createFolderDurably(target.getParent());
       Files.move(temp, target, ATOMIC_MOVE);
       syncDirectory(target.getParent());
     } finally {
@@ -931,6 +941,7 @@ public final class FilesystemObjectStore implements ObjectStore {
       dir = dir.resolve(segment);
       try {
         Files.createDirectory(dir);
+        syncDirectory(dir.getParent());
       } catch (FileAlreadyExistsException exists) {
         BasicFileAttributes attributes = Files.readAttributes(dir, BasicFileAttributes.class, NOFOLLOW_LINKS);
         if (attributes.isRegularFile()) {
@@ -962,16 +973,44 @@ public final class FilesystemObjectStore implements ObjectStore {
     return temp;
   }
 
-  /** Makes a rename durable: the directory entry is only on disk once the directory is synced. */
-  private void syncDirectory(Path dir) {
+  /**
+   * Makes a rename, create or delete in {@code dir} durable: the directory entry is only on disk
+   * once the directory is synced. A failed sync is an error (the entry may be lost on power
+   * failure), but a directory that cannot be opened is not: some platforms (Windows) cannot, and
+   * their renames are durable on their own.
+   */
+  private void syncDirectory(Path dir) throws IOException {
     if (!durable) {
       return;
     }
-    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-      channel.force(true);
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(dir, StandardOpenOption.READ);
     } catch (IOException unsupported) {
-      // Some platforms (Windows) cannot open a directory; their renames are durable on their own.
+      return;
     }
+    try (channel) {
+      channel.force(true);
+    }
+  }
+
+  /**
+   * Creates the bookkeeping folder {@code dir} if it is missing, syncing its parent so that the
+   * new folder (and what is later synced inside it) survives a power failure.
+   */
+  private void createFolderDurably(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    try {
+      Files.createDirectory(dir);
+    } catch (FileAlreadyExistsException exists) {
+      if (Files.isDirectory(dir)) {
+        return;
+      }
+      throw exists;
+    }
+    syncDirectory(dir.getParent());
   }
 
   private void removeStaleTemporaries(Duration age) throws IOException {
