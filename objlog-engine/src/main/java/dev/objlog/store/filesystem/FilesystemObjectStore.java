@@ -1063,8 +1063,25 @@ public final class FilesystemObjectStore implements ObjectStore {
               + "; check that this process may read and write under the root",
           e);
     } catch (IOException e) {
+      if (diskFull(e)) {
+        // Transient: the write succeeds once space is freed, and nothing was made visible.
+        throw new TransientStoreException(
+            what + " in " + describe() + " failed: the disk is full (" + e.getMessage()
+                + "); free space on the file system holding " + root + ", and writes are retried",
+            mayHaveTakenEffect,
+            e);
+      }
       throw new TransientStoreException(what + " in " + describe() + " failed: " + e, mayHaveTakenEffect, e);
     }
+  }
+
+  /** ENOSPC or EDQUOT as the JDK reports them (POSIX strerror texts; Windows' own wording). */
+  private static boolean diskFull(IOException e) {
+    String message = e.getMessage();
+    return message != null
+        && (message.contains("No space left on device")
+            || message.contains("Disk quota exceeded")
+            || message.contains("not enough space on the disk"));
   }
 
   @Override
