@@ -71,6 +71,9 @@ final class NamedCrashChild {
     }
   }
 
+  /** The reclaimer's owner id, fixed so that a restarted reclaimer resumes its own lease. */
+  static final String RECLAIMER = "c0dec0dec0dec0dec0dec0dec0dec0de";
+
   private static volatile Point armed;
   private static volatile String headKey;
 
@@ -138,7 +141,7 @@ final class NamedCrashChild {
           log.requestRetention(0, incarnation + 1L, w.state().committed().nextLsn() - 2);
           w.applyRetention();
           armed = point;
-          try (Reclaimer reclaimer = Reclaimer.create(log, ReclaimerOptions.builder().deleteDelay(Duration.ofMillis(1))
+          try (Reclaimer reclaimer = Reclaimer.create(log, ReclaimerOptions.builder().ownerId(RECLAIMER).deleteDelay(Duration.ofMillis(1))
               .deleteBatchSize(2).deleteConcurrency(1).build())) {
             for (int pass = 0; pass < 200; pass++) {
               reclaimer.reclaim(0);

@@ -80,16 +80,23 @@ class NamedCrashPointTests {
       LogChecker.check(scan, acked);
       LogChecker.verifyTree(log, store, 0);
       PartitionKeys keys = ObjlogTestAccess.runtime(log).keys(0);
-      Thread.sleep(5);
-      try (Reclaimer reclaimer = Reclaimer.create(log, ReclaimerOptions.builder().deleteDelay(Duration.ofMillis(1)).build())) {
-        for (int pass = 0; pass < 20; pass++) {
-          if (!(reclaimer.reclaim(0).hasMore() | reclaimer.scrub(0).hasMore())) {
-            break;
-          }
+      // The reclaimer restarts under the killed one's owner id, so it resumes that lease instead
+      // of waiting for it to expire. Segments trimmed by retention become deletable one delete
+      // delay (1 ms) after a pass first sees them, so a few passes are needed.
+      PartitionHead head = log.head(0).orElseThrow();
+      int segments = -1;
+      try (Reclaimer reclaimer = Reclaimer.create(log, ReclaimerOptions.builder().ownerId(NamedCrashChild.RECLAIMER)
+          .deleteDelay(Duration.ofMillis(1)).build())) {
+        for (int pass = 0; pass < 50 && segments != head.reachableSegmentCount(); pass++) {
+          Thread.sleep(2);
+          reclaimer.reclaim(0);
+          reclaimer.scrub(0);
+          head = log.head(0).orElseThrow();
+          segments = Keys.snapshot(store, keys.segmentsDir()).size();
         }
       }
-      PartitionHead head = log.head(0).orElseThrow();
-      assertThat(Keys.snapshot(store, keys.segmentsDir()).size()).as("segments after scrub").isEqualTo(head.reachableSegmentCount());
+      assertThat(segments).as("segment objects after reclaim and scrub (reachable %d)", head.reachableSegmentCount())
+          .isEqualTo(head.reachableSegmentCount());
       LogChecker.check(LogChecker.scan(log, 0), acked);
       System.out.printf("named crash %s: %d kills, %d acknowledged (oldest LSN %d, next %d), %d ms%n", point.label, kills,
           acked.size(), scan.oldestLsn(), scan.nextLsn(), (System.nanoTime() - started) / 1_000_000);

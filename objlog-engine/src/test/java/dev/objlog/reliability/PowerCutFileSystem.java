@@ -80,6 +80,7 @@ final class PowerCutFileSystem extends FileSystem {
   /** Runs (outside the model's lock) when a folder something was just renamed into is synced. */
   private volatile java.util.function.Consumer<Path> beforeRenameSync = p -> {};
   private Path lastRenamedInto;
+  private volatile boolean failDirectorySyncs;
 
   /** Virtual inode numbers of the real file keys currently linked under the disk. */
   private final Map<Object, Long> inodeOf = new HashMap<>();
@@ -212,6 +213,11 @@ final class PowerCutFileSystem extends FileSystem {
    */
   void beforeRenameSync(java.util.function.Consumer<Path> hook) {
     this.beforeRenameSync = hook;
+  }
+
+  /** While on, a directory sync fails with {@code IOException("Input/output error")} (EIO). */
+  void failDirectorySyncs(boolean fail) {
+    this.failDirectorySyncs = fail;
   }
 
   int noSpaceFailures() {
@@ -785,6 +791,9 @@ final class PowerCutFileSystem extends FileSystem {
       }
       synchronized (lock) {
         crashPoint(opened);
+        if (directory && failDirectorySyncs) {
+          throw new IOException("Input/output error");
+        }
         // No real fsync: the model decides what survives, and real syncs on a shared disk only
         // cost time.
         Node node = nodes.get(inode);

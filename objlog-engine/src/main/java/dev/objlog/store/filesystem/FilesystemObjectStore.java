@@ -384,6 +384,8 @@ public final class FilesystemObjectStore implements ObjectStore {
                                 : new CasResult.Conflict(null);
                           }
                           if (!token(current).equals(expected)) {
+                            // As for create-only: a conflict may be the caller's own earlier try.
+                            syncDirectory(path.getParent());
                             return new CasResult.Conflict(
                                 new StoredObject(metadata(current), Files.readAllBytes(path)));
                           }
@@ -403,6 +405,9 @@ public final class FilesystemObjectStore implements ObjectStore {
         () -> {
           refuseFolderAt(key, path);
           if (objectAttributes(key, path) != null) {
+            // A retry after a failed folder sync lands here and its caller takes the object for
+            // its own, so what it is told exists must be durable.
+            syncDirectory(path.getParent());
             return new CreateResult.AlreadyExists();
           }
           return new CreateResult.Created(install(key, path, temp));
