@@ -97,6 +97,8 @@ public final class FilesystemObjectStore implements ObjectStore {
   private final Retrier retrier;
   private final LockTable locks;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Folders whose sync failed after a rename into them; the store's own retries sync them. */
+  private final java.util.Set<Path> unsyncedFolders = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private long nextGeneration;
   private long generationLimit;
 
@@ -385,7 +387,7 @@ public final class FilesystemObjectStore implements ObjectStore {
                           }
                           if (!token(current).equals(expected)) {
                             // As for create-only: a conflict may be the caller's own earlier try.
-                            syncDirectory(path.getParent());
+                            syncIfLeftUnsynced(path.getParent());
                             return new CasResult.Conflict(
                                 new StoredObject(metadata(current), Files.readAllBytes(path)));
                           }
@@ -407,7 +409,7 @@ public final class FilesystemObjectStore implements ObjectStore {
           if (objectAttributes(key, path) != null) {
             // A retry after a failed folder sync lands here and its caller takes the object for
             // its own, so what it is told exists must be durable.
-            syncDirectory(path.getParent());
+            syncIfLeftUnsynced(path.getParent());
             return new CreateResult.AlreadyExists();
           }
           return new CreateResult.Created(install(key, path, temp));
@@ -446,6 +448,7 @@ public final class FilesystemObjectStore implements ObjectStore {
     try {
       syncDirectory(path.getParent());
     } catch (IOException e) {
+      unsyncedFolders.add(path.getParent());
       throw new TransientStoreException(
           "PUT " + key + ": the object was renamed into place but its folder could not be synced (" + e
               + "); it may not survive a power failure",
@@ -1000,12 +1003,15 @@ public final class FilesystemObjectStore implements ObjectStore {
   }
 
   /**
-   * Creates the bookkeeping folder {@code dir} if it is missing, syncing its parent so that the
-   * new folder (and what is later synced inside it) survives a power failure.
+   * Creates the bookkeeping folder {@code dir} (and missing parents) if it is missing, syncing each
+   * new folder's parent so that it (and what is later synced inside it) survives a power failure.
    */
   private void createFolderDurably(Path dir) throws IOException {
     if (Files.isDirectory(dir)) {
       return;
+    }
+    if (dir.getParent() != null && !Files.isDirectory(dir.getParent())) {
+      createFolderDurably(dir.getParent());
     }
     try {
       Files.createDirectory(dir);
@@ -1016,6 +1022,14 @@ public final class FilesystemObjectStore implements ObjectStore {
       throw exists;
     }
     syncDirectory(dir.getParent());
+  }
+
+  /** Syncs {@code dir} if a rename into it was left unsynced by a failed sync of this instance. */
+  private void syncIfLeftUnsynced(Path dir) throws IOException {
+    if (unsyncedFolders.contains(dir)) {
+      syncDirectory(dir);
+      unsyncedFolders.remove(dir);
+    }
   }
 
   private void removeStaleTemporaries(Duration age) throws IOException {
