@@ -10,9 +10,9 @@
  *
  * <p>Invariants: a visible object is always a complete file written by one write (temporary file,
  * sync, atomic rename, directory sync), never a torn one; every folder the store creates is made
- * durable by syncing its parent, and a write (or an "already exists"/conflict answer) is reported
- * only after the folder holding the object was synced, so what was acknowledged survives a power
- * failure; create-only and compare-and-swap on one
+ * durable by syncing its parent, and a write is reported only after the folder holding the object
+ * was synced (a retry that finds its own earlier, unsynced try in place syncs the folder first), so
+ * what was acknowledged survives a power failure; create-only and compare-and-swap on one
  * key are serialised by a JVM lock plus a file lock, so they are atomic across threads and
  * processes; a token is a generation that never repeats on one root and always belongs to the
  * bytes that are visible (a stale sidecar is repaired with a fresh generation under the key's
