@@ -100,6 +100,8 @@ public final class FilesystemObjectStore implements ObjectStore {
   private final LockTable locks;
   private final ConfinedFiles confined;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Folders whose sync failed after a rename into them; the store's own retries sync them. */
+  private final java.util.Set<Path> unsyncedFolders = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private long nextGeneration;
   private long generationLimit;
 
@@ -108,8 +110,9 @@ public final class FilesystemObjectStore implements ObjectStore {
     this.durable = builder.durableWrites;
     this.retrier = new Retrier(builder.retryPolicy, builder.sleeper, new SplittableRandom());
     try {
-      if (builder.createRoot) {
+      if (builder.createRoot && !Files.isDirectory(builder.root)) {
         Files.createDirectories(builder.root);
+        syncDirectory(builder.root.getParent());
       }
       this.root = builder.root.toRealPath();
       this.confined = new ConfinedFiles(root, builder.beforeAccess);
@@ -122,9 +125,10 @@ public final class FilesystemObjectStore implements ObjectStore {
       this.tempDir = bookkeeping.resolve("tmp");
       this.uploadDir = bookkeeping.resolve("uploads");
       this.generationFile = bookkeeping.resolve("generation");
-      Files.createDirectories(metaDir);
-      Files.createDirectories(tempDir);
-      Files.createDirectories(uploadDir);
+      createFolderDurably(bookkeeping);
+      createFolderDurably(metaDir);
+      createFolderDurably(tempDir);
+      createFolderDurably(uploadDir);
       removeStaleTemporaries(builder.staleTempAge);
     } catch (NoSuchFileException e) {
       throw new PermanentStoreException(
@@ -428,6 +432,8 @@ public final class FilesystemObjectStore implements ObjectStore {
                                 : new CasResult.Conflict(null);
                           }
                           if (!token(current).equals(expected)) {
+                            // As for create-only: a conflict may be the caller's own earlier try.
+                            syncIfLeftUnsynced(path.getParent());
                             return new CasResult.Conflict(
                                 new StoredObject(metadata(current), readBytes(key)));
                           }
@@ -447,6 +453,9 @@ public final class FilesystemObjectStore implements ObjectStore {
         () -> {
           refuseFolderAt(key, path);
           if (objectAttributes(key, path) != null) {
+            // A retry after a failed folder sync lands here and its caller takes the object for
+            // its own, so what it is told exists must be durable.
+            syncIfLeftUnsynced(path.getParent());
             return new CreateResult.AlreadyExists();
           }
           return new CreateResult.Created(install(key, path, temp));
@@ -485,7 +494,16 @@ public final class FilesystemObjectStore implements ObjectStore {
         throw e;
       }
     }
-    syncDirectory(path.getParent());
+    try {
+      syncDirectory(path.getParent());
+    } catch (IOException e) {
+      unsyncedFolders.add(path.getParent());
+      throw new TransientStoreException(
+          "PUT " + key + ": the object was renamed into place but its folder could not be synced (" + e
+              + "); it may not survive a power failure",
+          true,
+          e);
+    }
     try {
       writeSidecar(new Sidecar(key, generation, identity, written));
     } catch (IOException e) {
@@ -815,7 +833,7 @@ public final class FilesystemObjectStore implements ObjectStore {
     Path target = sidecarPath(sidecar.key());
     Path temp = writeTemporary(sidecar.encode());
     try {
-      Files.createDirectories(target.getParent());
+      createFolderDurably(target.getParent());
       Files.move(temp, target, ATOMIC_MOVE);
       syncDirectory(target.getParent());
     } finally {
@@ -983,6 +1001,7 @@ public final class FilesystemObjectStore implements ObjectStore {
       dir = dir.resolve(segment);
       try {
         Files.createDirectory(dir);
+        syncDirectory(dir.getParent());
       } catch (FileAlreadyExistsException exists) {
         BasicFileAttributes attributes = Files.readAttributes(dir, BasicFileAttributes.class, NOFOLLOW_LINKS);
         if (attributes.isRegularFile()) {
@@ -1014,15 +1033,54 @@ public final class FilesystemObjectStore implements ObjectStore {
     return temp;
   }
 
-  /** Makes a rename durable: the directory entry is only on disk once the directory is synced. */
-  private void syncDirectory(Path dir) {
+  /**
+   * Makes a rename, create or delete in {@code dir} durable: the directory entry is only on disk
+   * once the directory is synced. A failed sync is an error (the entry may be lost on power
+   * failure), but a directory that cannot be opened is not: some platforms (Windows) cannot, and
+   * their renames are durable on their own.
+   */
+  private void syncDirectory(Path dir) throws IOException {
     if (!durable) {
       return;
     }
-    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-      channel.force(true);
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(dir, StandardOpenOption.READ);
     } catch (IOException unsupported) {
-      // Some platforms (Windows) cannot open a directory; their renames are durable on their own.
+      return;
+    }
+    try (channel) {
+      channel.force(true);
+    }
+  }
+
+  /**
+   * Creates the bookkeeping folder {@code dir} (and missing parents) if it is missing, syncing each
+   * new folder's parent so that it (and what is later synced inside it) survives a power failure.
+   */
+  private void createFolderDurably(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    if (dir.getParent() != null && !Files.isDirectory(dir.getParent())) {
+      createFolderDurably(dir.getParent());
+    }
+    try {
+      Files.createDirectory(dir);
+    } catch (FileAlreadyExistsException exists) {
+      if (Files.isDirectory(dir)) {
+        return;
+      }
+      throw exists;
+    }
+    syncDirectory(dir.getParent());
+  }
+
+  /** Syncs {@code dir} if a rename into it was left unsynced by a failed sync of this instance. */
+  private void syncIfLeftUnsynced(Path dir) throws IOException {
+    if (unsyncedFolders.contains(dir)) {
+      syncDirectory(dir);
+      unsyncedFolders.remove(dir);
     }
   }
 
@@ -1076,8 +1134,25 @@ public final class FilesystemObjectStore implements ObjectStore {
               + "; check that this process may read and write under the root",
           e);
     } catch (IOException e) {
+      if (diskFull(e)) {
+        // Transient: the write succeeds once space is freed, and nothing was made visible.
+        throw new TransientStoreException(
+            what + " in " + describe() + " failed: the disk is full (" + e.getMessage()
+                + "); free space on the file system holding " + root + ", and writes are retried",
+            mayHaveTakenEffect,
+            e);
+      }
       throw new TransientStoreException(what + " in " + describe() + " failed: " + e, mayHaveTakenEffect, e);
     }
+  }
+
+  /** ENOSPC or EDQUOT as the JDK reports them (POSIX strerror texts; Windows' own wording). */
+  private static boolean diskFull(IOException e) {
+    String message = e.getMessage();
+    return message != null
+        && (message.contains("No space left on device")
+            || message.contains("Disk quota exceeded")
+            || message.contains("not enough space on the disk"));
   }
 
   @Override
