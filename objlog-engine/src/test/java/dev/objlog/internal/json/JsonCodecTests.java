@@ -70,6 +70,130 @@ class JsonCodecTests {
         .isInstanceOf(CorruptObjectException.class).hasMessageContaining("deeply");
   }
 
+  @Test
+  void escapesEveryControlCharacterAndUnpairedSurrogateAsBefore() {
+    StringBuilder controls = new StringBuilder();
+    StringBuilder expected = new StringBuilder("{\"c\":\"");
+    for (char c = 0; c < 0x20; c++) {
+      controls.append(c);
+      expected.append(switch (c) {
+        case '\n' -> "\\n";
+        case '\r' -> "\\r";
+        case '\t' -> "\\t";
+        default -> String.format("\\u%04x", (int) c);
+      });
+    }
+    expected.append("\"}");
+    assertThat(JsonWriter.object().string("c", controls.toString()).finish()).isEqualTo(expected.toString());
+    assertThat(JsonWriter.object().string("s", "/\u007f\u2029\ud83d\ude00\ud800x\udfff").finish())
+        .isEqualTo("{\"s\":\"/\u007f\\u2029\ud83d\ude00\ufffdx\ufffd\"}");
+    assertThat(JsonWriter.object().string("<&>", "").finish()).as("names are escaped too")
+        .isEqualTo("{\"\\u003c\\u0026\\u003e\":\"\"}");
+  }
+
+  @Test
+  void writesNestedValuesVerbatimAndSignedNumbersSigned() {
+    assertThat(JsonWriter.object().number("min", Long.MIN_VALUE).number("max", Long.MAX_VALUE)
+        .unsigned("u", Long.MIN_VALUE).raw("list", "[{\"k\":1},2]").bool("f", false).finishBytes())
+        .isEqualTo(("{\"min\":-9223372036854775808,\"max\":9223372036854775807,\"u\":9223372036854775808,"
+            + "\"list\":[{\"k\":1},2],\"f\":false}").getBytes(UTF_8));
+    assertThat(JsonWriter.object().finish()).isEqualTo("{}");
+  }
+
+  @Test
+  void readsEveryJsonValueKindAndEscape() {
+    JsonObject o = JsonReader.parseObject((" \t\r\n{\"s\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u003C\\ud83d\\ude00\","
+        + "\"t\":true,\"f\":false,\"n\":null,\"o\":{},\"a\":[],\"neg\":-0,\"big\":-12.5e+3,\"e\":1E-2} \n")
+        .getBytes(UTF_8), "t");
+    assertThat(o.names()).containsExactly("s", "t", "f", "n", "o", "a", "neg", "big", "e");
+    assertThat(o.string("s")).isEqualTo("\"\\/\b\f\n\r\t\u00e9<\ud83d\ude00");
+    assertThat(o.bool("t", false)).isTrue();
+    assertThat(o.bool("f", true)).isFalse();
+    assertThat(o.has("n")).isTrue();
+    assertThat(o.object("o").names()).isEmpty();
+    assertThat(o.list("a")).isEmpty();
+    assertThat(o.signed("neg")).isZero();
+    assertThatThrownBy(() -> o.unsigned("neg")).isInstanceOf(CorruptObjectException.class);
+    assertThatThrownBy(() -> o.signed("big")).isInstanceOf(CorruptObjectException.class);
+    assertThatThrownBy(() -> o.unsigned("e")).isInstanceOf(CorruptObjectException.class);
+    assertThat(JsonReader.parseObject("{\"x\":[1,\"a\",null,[true],{\"k\":-1}]}", "t").list("x"))
+        .hasSize(5);
+  }
+
+  @Test
+  void numbersKeepTheirTextUpToSixtyFourCharacters() {
+    String digits = "1".repeat(64);
+    assertThatThrownBy(() -> JsonReader.parseObject("{\"a\":" + digits + "}", "t").unsigned("a"))
+        .isInstanceOf(CorruptObjectException.class).hasMessageContaining("64 bits");
+    assertThatThrownBy(() -> JsonReader.parseObject("{\"a\":" + digits + "1}", "t"))
+        .isInstanceOf(CorruptObjectException.class).hasMessageContaining("number");
+    assertThat(JsonReader.parseObject("{\"a\":0}", "t")
+        .unsigned("a")).isZero();
+    assertThat(JsonReader.parseObject("{\"a\":9223372036854775807,\"b\":-9223372036854775808}", "t").signed("b"))
+        .isEqualTo(Long.MIN_VALUE);
+    assertThatThrownBy(() -> JsonReader.parseObject("{\"a\":9223372036854775808}", "t").signed("a"))
+        .isInstanceOf(CorruptObjectException.class);
+    assertThat(JsonReader.parseObject("{\"a\":4294967295}", "t").unsignedAtMost("a", 0xFFFF_FFFFL))
+        .isEqualTo(0xFFFF_FFFFL);
+    assertThatThrownBy(() -> JsonReader.parseObject("{\"a\":4294967296}", "t").unsignedAtMost("a", 0xFFFF_FFFFL))
+        .isInstanceOf(CorruptObjectException.class).hasMessageContaining("maximum");
+  }
+
+  @Test
+  void nestingIsBoundedAtSixteenLevelsBelowTheTopObject() {
+    assertThat(JsonReader.parseObject("{\"a\":".repeat(17) + "1" + "}".repeat(17), "t").has("a")).isTrue();
+    assertThatThrownBy(() -> JsonReader.parseObject("{\"a\":".repeat(18) + "1" + "}".repeat(18), "t"))
+        .isInstanceOf(CorruptObjectException.class).hasMessageContaining("deeply");
+    assertThat(JsonReader.parseObject("{\"a\":" + "[".repeat(16) + "]".repeat(16) + "}", "t").has("a")).isTrue();
+    assertThatThrownBy(() -> JsonReader.parseObject("{\"a\":" + "[".repeat(17) + "]".repeat(17) + "}", "t"))
+        .isInstanceOf(CorruptObjectException.class).hasMessageContaining("deeply");
+    assertThatThrownBy(() -> JsonReader.parseObject("{\"a\":" + "[".repeat(100_000), "t"))
+        .isInstanceOf(CorruptObjectException.class);
+  }
+
+  @Test
+  void inputIsBoundedAtOneMebibyte() {
+    String filler = "{\"a\":\"";
+    byte[] atLimit = (filler + "x".repeat(JsonReader.MAX_BYTES - filler.length() - 2) + "\"}").getBytes(UTF_8);
+    assertThat(atLimit).hasSize(JsonReader.MAX_BYTES);
+    assertThat(JsonReader.parseObject(atLimit, "t").string("a")).hasSize(JsonReader.MAX_BYTES - filler.length() - 2);
+    byte[] over = java.util.Arrays.copyOf(atLimit, atLimit.length + 1);
+    over[over.length - 1] = ' ';
+    assertThatThrownBy(() -> JsonReader.parseObject(over, "big doc")).isInstanceOf(CorruptObjectException.class)
+        .hasMessageContaining("big doc").hasMessageContaining("larger");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"{\"a\":+1}", "{\"a\":.5}", "{\"a\":NaN}", "{\"a\":Infinity}", "{\"a\":1e}",
+      "{\"a\":'x'}", "{'a':1}", "{\"a\":1}/**/", "{\"a\":1 /**/}", "{\"a\":1}#", "{\"a\":[1,]}",
+      "{\"a\":[,1]}", "{,}", "{\"a\"}", "{\"a\" 1}", "{\"a\":1}{}", "{\"a\":1} 2", "\ufeff{}",
+      "\u000b{}", "{\u00a0}", "{\"a\":\"\\u12\"}", "{\"a\":\"\\uzzzz\"}", "{\"a\":\"\\'\"}",
+      "{\"a\":\"x}", "{\"a\":nul}", "{\"a\":True}", "{\"a\":\"\t\"}", "{\"a\":1,\"b\":{\"c\":1,\"c\":2}}",
+      "{\"a\":1,\"\\u0061\":2}", "{\"a\":[1}", "{\"a\":{]}", "{\"a\":-01}", "{\"a\":0x1}"})
+  void rejectsWhatStrictJsonRejects(String bad) {
+    assertThatThrownBy(() -> JsonReader.parseObject(bad, "t")).as(bad).isInstanceOf(CorruptObjectException.class)
+        .hasMessageContaining("t: ");
+    assertThatThrownBy(() -> JsonReader.parseObject(bad.getBytes(UTF_8), "t")).as(bad)
+        .isInstanceOf(CorruptObjectException.class);
+  }
+
+  @Test
+  void rejectsBytesThatAreNotUtf8EvenWhenAnotherEncodingWouldFit() {
+    byte[][] bad = {
+        {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0x80, '"', '}'}, // overlong NUL
+        {'{', '"', 'a', '"', ':', '"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'}, // encoded surrogate
+        {'{', '"', 'a', '"', ':', '"', (byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"', '}'}, // > U+10FFFF
+        {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, '{', '}'}, // UTF-8 byte order mark
+        {0, '{', 0, '}'}, // UTF-16BE
+        {'{', 0, '}', 0}, // UTF-16LE
+        {(byte) 0xFE, (byte) 0xFF, 0, '{', 0, '}'},
+    };
+    for (byte[] b : bad) {
+      assertThatThrownBy(() -> JsonReader.parseObject(b, "t")).as(java.util.HexFormat.of().formatHex(b))
+          .isInstanceOf(CorruptObjectException.class);
+    }
+  }
+
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {1, 2, 3})
   void randomMutationsFailOnlyWithTypedErrors(long seed) {
