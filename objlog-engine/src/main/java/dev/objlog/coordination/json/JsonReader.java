@@ -109,12 +109,12 @@ public final class JsonReader {
     return switch (t) {
       case START_OBJECT -> readObject(nested(depth));
       case START_ARRAY -> readArray(nested(depth));
-      case VALUE_STRING -> parser.getText();
+      case VALUE_STRING -> parser.getString();
       case VALUE_TRUE -> Boolean.TRUE;
       case VALUE_FALSE -> Boolean.FALSE;
       case VALUE_NULL -> null;
       case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
-        String text = parser.getText();
+        String text = parser.getString();
         if (text.length() > MAX_NUMBER_LENGTH) {
           throw error("number too long");
         }
