@@ -150,7 +150,11 @@ public final class JsonWriter {
         .build();
   }
 
-  /** Jackson's JSON escapes, less {@code \b} and {@code \f} (Go writes them as {@code \}{@code u00xx}), plus Go's HTML-safe set. */
+  /**
+   * Jackson's JSON escapes less the short {@code \b} and {@code \f}: Go wrote them in the long form
+   * before Go 1.22 and our documents always have; with {@code htmlSafe}, Go's escapes of {@code <},
+   * {@code >}, {@code &}, U+2028, U+2029.
+   */
   private static final class Escapes extends CharacterEscapes {
     private static final long serialVersionUID = 1L;
     private static final SerializableString LINE_SEPARATOR = new SerializedString("\\u2028");
