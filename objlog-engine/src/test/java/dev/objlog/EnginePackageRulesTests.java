@@ -88,6 +88,30 @@ class EnginePackageRulesTests {
   }
 
   @Test
+  void theJsonCodecImportsNothingElseOfOursAndKeepsJacksonToItself() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.objlog.coordination.json..")
+        .should()
+        .dependOnClassesThat(
+            DescribedPredicate.describe(
+                "objlog classes outside the codec (exception types aside)",
+                (JavaClass c) ->
+                    c.getPackageName().startsWith("dev.objlog")
+                        && !c.getPackageName().startsWith("dev.objlog.coordination.json")
+                        && !OBJLOG_EXCEPTION.test(c)))
+        .check(engine);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.objlog.coordination.json..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("tools.jackson..")
+        .because("documents go through the one codec, and Jackson stays an implementation detail")
+        .check(engine);
+  }
+
+  @Test
   void everyPackageIsNullMarked() {
     TreeSet<String> unmarked = new TreeSet<>();
     for (JavaClass c : engine) {

@@ -1,9 +1,9 @@
 package dev.objlog.lifecycle;
 
 import dev.objlog.CorruptObjectException;
-import dev.objlog.internal.json.JsonObject;
-import dev.objlog.internal.json.JsonReader;
-import dev.objlog.internal.json.JsonWriter;
+import dev.objlog.coordination.json.JsonObject;
+import dev.objlog.coordination.json.JsonReader;
+import dev.objlog.coordination.json.JsonWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -92,19 +92,15 @@ final class GcState {
     u(w, "orphan_page_level", orphanPageLevel);
     s(w, "orphan_page_after_key", orphanPageAfterKey);
     if (!pageQuarantine.isEmpty()) {
-      StringBuilder array = new StringBuilder("[");
-      for (int i = 0; i < pageQuarantine.size(); i++) {
-        Quarantined q = pageQuarantine.get(i);
-        if (i > 0) {
-          array.append(',');
-        }
-        array.append(JsonWriter.object().string("key", q.key())
+      w.beginArray("page_quarantine");
+      for (Quarantined q : pageQuarantine) {
+        w.beginObject().string("key", q.key())
             .unsigned("size_bytes", q.sizeBytes())
             .unsigned("observed_generation", q.observedGeneration())
             .unsigned("observed_unix_ms", q.observedUnixMs())
-            .finish());
+            .endObject();
       }
-      w.raw("page_quarantine", array.append(']').toString());
+      w.endArray();
     }
     w.unsigned("updated_unix_ms", updatedUnixMs);
     return w.finishBytes();

@@ -1,9 +1,9 @@
 package dev.objlog.read;
 
 import dev.objlog.CorruptObjectException;
-import dev.objlog.internal.json.JsonObject;
-import dev.objlog.internal.json.JsonReader;
-import dev.objlog.internal.json.JsonWriter;
+import dev.objlog.coordination.json.JsonObject;
+import dev.objlog.coordination.json.JsonReader;
+import dev.objlog.coordination.json.JsonWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 

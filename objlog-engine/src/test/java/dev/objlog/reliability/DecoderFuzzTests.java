@@ -13,7 +13,7 @@ import dev.objlog.format.segment.BlockInfo;
 import dev.objlog.format.segment.RangeReader;
 import dev.objlog.format.segment.SegmentReader;
 import dev.objlog.format.segment.SequentialSegmentReader;
-import dev.objlog.internal.json.JsonReader;
+import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.internal.retention.RetentionMailbox;
 import dev.objlog.internal.retention.SnapshotMarkerFuzzAccess;
 import dev.objlog.lifecycle.GcStateFuzzAccess;

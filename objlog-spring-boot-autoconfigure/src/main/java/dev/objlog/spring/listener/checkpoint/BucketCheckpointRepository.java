@@ -1,6 +1,8 @@
 package dev.objlog.spring.listener.checkpoint;
 
 import dev.objlog.CorruptObjectException;
+import dev.objlog.coordination.json.JsonObject;
+import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.read.CheckpointInvalidException;
 import dev.objlog.read.CursorCheckpoint;
@@ -15,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -154,9 +155,9 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
     @Nullable Object updated;
     try {
       checkpoint = CursorCheckpoint.parse(object.bytes());
-      Map<String, Object> fields = FlatJson.parse(object.bytes());
-      updated = fields.containsKey("updated_unix_ms") ? FlatJson.unsigned(fields, "updated_unix_ms") : null;
-    } catch (CheckpointInvalidException | IllegalArgumentException e) {
+      JsonObject fields = JsonReader.parseObject(object.bytes(), "checkpoint").requireFlat();
+      updated = fields.has("updated_unix_ms") ? fields.unsignedAtMost("updated_unix_ms", Long.MAX_VALUE) : null;
+    } catch (CheckpointInvalidException | CorruptObjectException e) {
       throw new CorruptObjectException(object.key() + " is not a checkpoint: " + e.getMessage(), e);
     }
     Instant updatedAt =

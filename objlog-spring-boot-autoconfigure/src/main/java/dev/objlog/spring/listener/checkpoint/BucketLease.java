@@ -2,16 +2,17 @@ package dev.objlog.spring.listener.checkpoint;
 
 import dev.objlog.CorruptObjectException;
 import dev.objlog.UnsupportedVersionException;
+import dev.objlog.coordination.json.JsonObject;
+import dev.objlog.coordination.json.JsonReader;
+import dev.objlog.coordination.json.JsonWriter;
 import dev.objlog.store.CasResult;
 import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -142,19 +143,22 @@ public final class BucketLease {
   }
 
   static byte[] encode(LeaseState state) {
-    return ("{\"version\":" + VERSION + ",\"owner\":" + FlatJson.quote(state.owner())
-            + ",\"lease_until_unix_ms\":" + state.untilMs() + ",\"epoch\":" + state.epoch() + "}")
-        .getBytes(StandardCharsets.UTF_8);
+    return JsonWriter.plainObject()
+        .number("version", VERSION)
+        .string("owner", state.owner())
+        .number("lease_until_unix_ms", state.untilMs())
+        .number("epoch", state.epoch())
+        .finishBytes();
   }
 
   private LeaseState decode(StoredObject object) {
-    Map<String, Object> fields;
+    JsonObject fields;
     long version;
     try {
-      fields = FlatJson.parse(object.bytes());
-      version = FlatJson.unsigned(fields, "version");
-    } catch (IllegalArgumentException e) {
-      throw new CorruptObjectException(objectKey + " is not a lease document: " + e.getMessage(), e);
+      fields = JsonReader.parseObject(object.bytes(), "lease").requireFlat();
+      version = fields.unsignedAtMost("version", Long.MAX_VALUE);
+    } catch (CorruptObjectException e) {
+      throw notALease(e);
     }
     if (version != VERSION) {
       throw new UnsupportedVersionException(objectKey + " has lease document version " + version
@@ -162,12 +166,16 @@ public final class BucketLease {
     }
     try {
       return new LeaseState(
-          FlatJson.string(fields, "owner"),
-          FlatJson.unsigned(fields, "lease_until_unix_ms"),
-          FlatJson.unsigned(fields, "epoch"));
-    } catch (IllegalArgumentException e) {
-      throw new CorruptObjectException(objectKey + " is not a lease document: " + e.getMessage(), e);
+          fields.string("owner"),
+          fields.unsignedAtMost("lease_until_unix_ms", Long.MAX_VALUE),
+          fields.unsignedAtMost("epoch", Long.MAX_VALUE));
+    } catch (CorruptObjectException e) {
+      throw notALease(e);
     }
+  }
+
+  private CorruptObjectException notALease(CorruptObjectException e) {
+    return new CorruptObjectException(objectKey + " is not a lease document: " + e.getMessage(), e);
   }
 
   @Override

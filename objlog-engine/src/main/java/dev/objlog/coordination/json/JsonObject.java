@@ -1,4 +1,4 @@
-package dev.objlog.internal.json;
+package dev.objlog.coordination.json;
 
 import dev.objlog.CorruptObjectException;
 import java.math.BigInteger;
@@ -42,6 +42,28 @@ public final class JsonObject {
       }
     }
     return this;
+  }
+
+  /**
+   * Fails unless every value is a string, a boolean, null or an unsigned integer: the rule of
+   * documents that must never hold a value this library could not write back (lease documents,
+   * bucket checkpoints).
+   */
+  public JsonObject requireFlat() {
+    for (Map.Entry<String, @Nullable Object> field : fields.entrySet()) {
+      Object v = field.getValue();
+      boolean flat = v == null || v instanceof String || v instanceof Boolean
+          || v instanceof JsonNumber n && isUnsignedInteger(n.text());
+      if (!flat) {
+        throw new CorruptObjectException(what + ": field \"" + field.getKey()
+            + "\" is not a string, boolean, null or unsigned integer");
+      }
+    }
+    return this;
+  }
+
+  private static boolean isUnsignedInteger(String text) {
+    return !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9');
   }
 
   private Object required(String name) {
@@ -128,8 +150,7 @@ public final class JsonObject {
   }
 
   private long unsignedFrom(String name, String text) {
-    if (text.isEmpty() || text.charAt(0) == '-' || text.indexOf('.') >= 0 || text.indexOf('e') >= 0
-        || text.indexOf('E') >= 0) {
+    if (!isUnsignedInteger(text)) {
       throw wrongType(name, "an unsigned integer");
     }
     BigInteger value = new BigInteger(text);
