@@ -60,7 +60,7 @@ import org.junit.jupiter.api.Test;
  * returned is what the bucket holds. At the end, with the faults off, every partition is owned by
  * exactly one member and moves forward (a seed that does nothing fails).
  *
- * <p>Seeds: {@code OBJLOG_GROUP_FAULT_SEEDS} (300 under CI=true, 60 otherwise), 250 steps each.
+ * <p>Seeds: {@code OBJLOG_GROUP_FAULT_SEEDS} (150 under CI=true, 40 otherwise), 250 steps each.
  */
 class GroupLeasesUnderCasFaultsTests {
   static final String SEEDS = "OBJLOG_GROUP_FAULT_SEEDS";
@@ -127,7 +127,7 @@ class GroupLeasesUnderCasFaultsTests {
       value = System.getProperty(SEEDS.toLowerCase(Locale.ROOT).replace('_', '.'));
     }
     if (value == null || value.isBlank()) {
-      return dev.objlog.testing.Ci.isCi() ? 300 : 60;
+      return dev.objlog.testing.Ci.isCi() ? 150 : 40;
     }
     return Integer.parseInt(value.trim());
   }
