@@ -129,7 +129,8 @@ public final class S3ProxyServer implements AutoCloseable {
    * S3Proxy's filesystem backend writes each object to {@code <name>-<uuid>} beside it and renames
    * that into place; a server killed mid-write leaves the temp file, which later listings return as
    * an object without an ETag (real S3 never lists an unfinished upload, and objlog's S3 adapter
-   * refuses a listing with an ETag-less entry). This hides such entries, as S3 would.
+   * refuses a listing with an ETag-less entry). This hides such entries, as S3 would, by name (no
+   * engine key ends in a dashed uuid), whether or not the backend reports an ETag for them.
    */
   static final class HideTempFiles extends org.gaul.s3proxy.blobstore.ForwardingBlobStore {
     private static final java.util.regex.Pattern TEMP =
@@ -144,7 +145,7 @@ public final class S3ProxyServer implements AutoCloseable {
         software.amazon.awssdk.services.s3.model.ListObjectsV2Request request) {
       var response = super.list(request);
       var kept = response.contents().stream()
-          .filter(o -> o.eTag() != null || !TEMP.matcher(o.key()).matches())
+          .filter(o -> !TEMP.matcher(o.key()).matches())
           .toList();
       return kept.size() == response.contents().size() ? response : response.toBuilder().contents(kept).build();
     }
