@@ -10,6 +10,7 @@ import dev.objlog.spring.listener.checkpoint.CheckpointConflictException;
 import dev.objlog.spring.listener.checkpoint.CheckpointKey;
 import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
 import dev.objlog.spring.listener.checkpoint.MutableClock;
+import dev.objlog.testing.MutableTicker;
 import dev.objlog.spring.listener.checkpoint.RetryingStore;
 import dev.objlog.spring.listener.checkpoint.StoredCheckpoint;
 import dev.objlog.store.CasResult;
@@ -157,6 +158,8 @@ class GroupLeasesUnderCasFaultsTests {
     final long seed;
     final SplittableRandom random;
     final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    /** Elapsed time, on which lease deadlines run; it moves with the wall clock here (no clock steps). */
+    final MutableTicker ticker = new MutableTicker();
     final MemoryObjectStore memory = new MemoryObjectStore();
     final FaultInjectingObjectStore faulty;
     final Switch store;
@@ -182,9 +185,9 @@ class GroupLeasesUnderCasFaultsTests {
           .build();
       ObjectStore faces = new Interleaving(faulty);
       if (seed % 2 == 0) {
-        // The adapters' retry loop; its backoff passes on the lease clock.
+        // The adapters' retry loop; its backoff is time passing for the leases.
         Retrier retrier = new Retrier(new RetryPolicy(3, Duration.ofMillis(200), Duration.ofSeconds(2), 0.5,
-            Duration.ofSeconds(5)), clock::advance, new SplittableRandom(seed * 31 + 7));
+            Duration.ofSeconds(5)), this::pass, new SplittableRandom(seed * 31 + 7));
         faces = new RetryingStore(faulty, retrier);
       }
       store = new Switch(faces);
@@ -207,7 +210,7 @@ class GroupLeasesUnderCasFaultsTests {
             }
           } else if (action < 93) {
             Duration d = Duration.ofMillis(random.nextLong(RENEW.toMillis() * 3));
-            clock.advance(d);
+            pass(d);
             trace.add("clock +" + d.toMillis() + "ms");
           } else if (action < 97) {
             Member m = members.get(random.nextInt(members.size()));
@@ -228,7 +231,7 @@ class GroupLeasesUnderCasFaultsTests {
         store.target = memory;
         Map<Integer, Long> before = new TreeMap<>(highestStored);
         for (int round = 0; round < 12; round++) {
-          clock.advance(RENEW);
+          pass(RENEW);
           for (Member m : members) {
             m.stalledUntil = 0;
             tick(m);
@@ -295,7 +298,7 @@ class GroupLeasesUnderCasFaultsTests {
       }
       interleaving = true;
       try {
-        clock.advance(Duration.ofMillis(random.nextLong(TTL.toMillis() / 2)));
+        pass(Duration.ofMillis(random.nextLong(TTL.toMillis() / 2)));
         Member other = others.get(random.nextInt(others.size()));
         trace.add("while " + acting.id + " swaps: " + other.id + " acts");
         if (random.nextBoolean()) {
@@ -310,9 +313,15 @@ class GroupLeasesUnderCasFaultsTests {
       }
     }
 
+    /** Time passes: wall clock and elapsed time together. */
+    void pass(Duration d) {
+      clock.advance(d);
+      ticker.advance(d);
+    }
+
     /** The invariants, after every step. */
     void check(String when) {
-      long now = clock.millis();
+      long now = ticker.read();
       for (int p = 0; p < PARTITIONS; p++) {
         List<String> owners = new ArrayList<>();
         for (Member m : members) {
@@ -379,7 +388,7 @@ class GroupLeasesUnderCasFaultsTests {
         this.repository = new BucketCheckpointRepository(store, LOCATOR, clock);
         this.consumers = new Consumers(this);
         this.member = new GroupMember(new GroupMember.Settings(repository, id, TTL, RENEW, MARGIN), GROUP, STREAM,
-            List.of(0, 1, 2, 3), clock, consumers, "member-" + id);
+            List.of(0, 1, 2, 3), ticker, consumers, "member-" + id);
       }
 
       @Override
@@ -415,34 +424,34 @@ class GroupLeasesUnderCasFaultsTests {
 
       boolean owns(int partition) {
         Consumer c = running.get(partition);
-        return c != null && !c.gaveUp && clock.millis() < c.deadline;
+        return c != null && !c.gaveUp && ticker.read() < c.deadline;
       }
 
       @Override
-      public void start(int partition, long deadlineMs) {
+      public void start(int partition, long deadlineNanos) {
         assertThat(running).as("seed %d: %s starts partition %d twice", seed, owner.id, partition)
             .doesNotContainKey(partition);
-        Consumer c = new Consumer(partition, deadlineMs);
+        Consumer c = new Consumer(partition, deadlineNanos);
         Optional<StoredCheckpoint> stored = owner.repository.load(key(partition));
         c.processed = stored.map(s -> s.checkpoint().nextLsn()).orElse(0L);
         c.version = stored.map(StoredCheckpoint::version).orElse(CheckpointVersion.ABSENT);
         running.put(partition, c);
         totals.takeovers++;
-        trace.add(owner.id + " starts " + partition + " at " + c.processed + " until " + deadlineMs);
+        trace.add(owner.id + " starts " + partition + " at " + c.processed + " until " + deadlineNanos);
       }
 
       @Override
-      public void extend(int partition, long deadlineMs) {
+      public void extend(int partition, long deadlineNanos) {
         Consumer c = running.get(partition);
         if (c != null) {
-          c.deadline = deadlineMs;
+          c.deadline = deadlineNanos;
         }
       }
 
       @Override
       public void requestStop(int partition, boolean saveCheckpoint) {
         Consumer c = running.remove(partition);
-        if (c != null && saveCheckpoint && !c.gaveUp && clock.millis() < c.deadline) {
+        if (c != null && saveCheckpoint && !c.gaveUp && ticker.read() < c.deadline) {
           save(c);
         }
         trace.add(owner.id + " stops " + partition);
@@ -479,7 +488,7 @@ class GroupLeasesUnderCasFaultsTests {
           if (c.gaveUp) {
             continue;
           }
-          if (clock.millis() >= c.deadline) {
+          if (ticker.read() >= c.deadline) {
             c.gaveUp = true; // LeaseDeadlinePassed: stop without saving
             continue;
           }
