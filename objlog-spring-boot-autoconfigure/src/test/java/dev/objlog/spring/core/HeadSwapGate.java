@@ -1,0 +1,143 @@
+package dev.objlog.spring.core;
+
+import dev.objlog.store.CasResult;
+import dev.objlog.store.ConditionalGetResult;
+import dev.objlog.store.CreateResult;
+import dev.objlog.store.IndeterminateStoreException;
+import dev.objlog.store.ListPage;
+import dev.objlog.store.ObjectMetadata;
+import dev.objlog.store.ObjectStore;
+import dev.objlog.store.ObjectUpload;
+import dev.objlog.store.StoredObject;
+import dev.objlog.store.VersionToken;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A store that holds the next head swap until the test lets it go, so the test can act while a
+ * publish is in flight: send more, fail uploads, or take the partition over. Released, the swap
+ * goes on to the delegate, or is lost: it throws with no answer and the next head read (the
+ * writer's read-back) fails too, so the publish ends indeterminate whatever happened meanwhile.
+ */
+final class HeadSwapGate implements ObjectStore {
+  private final ObjectStore delegate;
+  private volatile CountDownLatch reached = new CountDownLatch(1);
+  private volatile CountDownLatch release = new CountDownLatch(1);
+  private volatile boolean armed;
+  private volatile boolean lose;
+  private volatile boolean failNextHeadRead;
+  /** Uploads fail at once (a permanent error, like a denied write), while set. */
+  volatile boolean failUploads;
+
+  HeadSwapGate(ObjectStore delegate) {
+    this.delegate = delegate;
+  }
+
+  /** Holds the next head swap. */
+  void holdNextHeadSwap() {
+    reached = new CountDownLatch(1);
+    release = new CountDownLatch(1);
+    armed = true;
+  }
+
+  /** Waits until the held swap arrived. */
+  void awaitHeld() throws InterruptedException {
+    if (!reached.await(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("no head swap arrived at the gate");
+    }
+  }
+
+  /** Lets the held swap go on to the delegate. */
+  void pass() {
+    lose = false;
+    release.countDown();
+  }
+
+  /** Lets the held swap end with no answer, without reaching the delegate. */
+  void lose() {
+    lose = true;
+    release.countDown();
+  }
+
+  private static boolean isHead(String key) {
+    return key.endsWith("/head.plc");
+  }
+
+  @Override
+  public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
+    if (armed && isHead(key)) {
+      armed = false;
+      reached.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      if (lose) {
+        failNextHeadRead = true;
+        throw new IndeterminateStoreException("test: the head swap of " + key + " got no answer");
+      }
+    }
+    return delegate.compareAndSwap(key, expected, bytes);
+  }
+
+  private void maybeFailHeadRead(String key) {
+    if (failNextHeadRead && isHead(key)) {
+      failNextHeadRead = false;
+      throw new IndeterminateStoreException("test: reading " + key + " back failed");
+    }
+  }
+
+  @Override
+  public StoredObject get(String key) {
+    maybeFailHeadRead(key);
+    return delegate.get(key);
+  }
+
+  @Override
+  public ConditionalGetResult getIfChanged(String key, VersionToken known) {
+    maybeFailHeadRead(key);
+    return delegate.getIfChanged(key, known);
+  }
+
+  @Override
+  public byte[] getRange(String key, long offset, int length) {
+    return delegate.getRange(key, offset, length);
+  }
+
+  @Override
+  public Optional<ObjectMetadata> head(String key) {
+    return delegate.head(key);
+  }
+
+  @Override
+  public CreateResult putIfAbsent(String key, byte[] bytes) {
+    return delegate.putIfAbsent(key, bytes);
+  }
+
+  @Override
+  public ObjectUpload startUpload(String key) {
+    if (failUploads) {
+      throw new IllegalStateException("test: writing " + key + " was denied");
+    }
+    return delegate.startUpload(key);
+  }
+
+  @Override
+  public ListPage list(String prefix, String afterKey, int limit) {
+    return delegate.list(prefix, afterKey, limit);
+  }
+
+  @Override
+  public void delete(Collection<String> keys) {
+    delegate.delete(keys);
+  }
+
+  @Override
+  public String describe() {
+    return "head-swap-gate(" + delegate.describe() + ")";
+  }
+}
