@@ -85,7 +85,8 @@ import org.springframework.messaging.MessageHeaders;
  * an {@link ObjlogException} saying it was not committed. With writer leases the template re-opens
  * only a partition whose lease it holds; otherwise it asks without re-opening, which answers once
  * the lease holder has taken the partition over, and fails a send that did not land with {@link
- * StaleWriterException}. When the answer cannot be had (the partition was not taken over yet,
+ * StaleWriterException}. Each send is settled by its own commit's outcome, and futures
+ * complete outside the partition's lock, so their callbacks may send or flush. When the answer cannot be had (the partition was not taken over yet,
  * retention trimmed the range, re-opening or asking failed, the template is closing), the future
  * fails with {@link CommitIndeterminateException}, a {@link CommitUndecidableException} when the
  * log said why: only then may the record be in the log or not. The other failures named here mean
@@ -534,15 +535,14 @@ public class ObjlogTemplate implements AutoCloseable {
     private volatile @Nullable PartitionWriter writer;
     private long lastTimestamp = Long.MIN_VALUE; // guarded by lock
     /**
-     * Futures to complete (and commits to watch) once the lock is released, so that no callback on
-     * a send's future runs under it: one that sends, flushes or waits would re-enter or deadlock a
+     * Commits to watch and futures to complete once the lock is released, so that no callback on a
+     * send's future runs under it: one that sends, flushes or waits would re-enter or deadlock a
      * settling. Guarded by lock.
      */
-    private final List<Runnable> afterUnlock = new ArrayList<>();
+    private final List<Runnable> watches = new ArrayList<>();
+    private final List<Runnable> completions = new ArrayList<>();
     private boolean settling; // guarded by lock
     private long sends; // guarded by lock: numbers sends in the order they were appended
-    /** The highest writer epoch this slot opened: a head above it means another writer took over. */
-    private volatile long ownEpoch;
     private volatile int opens;
     private volatile @Nullable Instant lastCommit;
     private volatile @Nullable Instant pendingSince;
@@ -731,7 +731,7 @@ public class ObjlogTemplate implements AutoCloseable {
       PartitionWriter fresh = null;
       PartitionWriter current = writer;
       boolean working = current != null && current.failure().isEmpty() && !current.state().closed();
-      if (reopen && !working && takenOverElsewhere(log, current) && (leased || !settings.reopenAfterFenceLoss())) {
+      if (reopen && !working && isFenceLoss(current.failure().orElse(null)) && !settings.reopenAfterFenceLoss()) {
         reopen = false; // another writer owns the partition, and this instance is not to take it back
       }
       if (reopen) {
@@ -770,8 +770,8 @@ public class ObjlogTemplate implements AutoCloseable {
         } else if (fresh == null) {
           fail(p, new StaleWriterException("the record sent to partition " + partition
               + " of stream '" + stream.name() + "' was not committed, and this instance may not take the partition"
-              + " over to send it again (its writer lease is not held here, or another writer took it over and"
-              + " writer.reopen-after-fence-loss is off or the partition is leased)"));
+              + " over to send it again (its writer lease is not held here, or another writer fenced it out and"
+              + " writer.reopen-after-fence-loss is off)"));
         } else if (p.resends >= MAX_RESENDS) {
           fail(p, notCommitted("its commit ended indeterminate " + (MAX_RESENDS + 1)
               + " times, and the template gave up sending it again", cause));
@@ -785,18 +785,6 @@ public class ObjlogTemplate implements AutoCloseable {
       logger.warn("Settled " + group.size() + " send(s) to partition " + partition + " of stream '" + stream.name()
           + "' after an indeterminate commit (" + cause.getMessage() + "): " + (group.size() - again)
           + " decided, " + again + " sent again");
-    }
-
-    /**
-     * Whether the head names a writer epoch above every writer this slot opened; when the head
-     * cannot be read, whether {@code current} was fenced out.
-     */
-    private boolean takenOverElsewhere(Objlog log, @Nullable PartitionWriter current) {
-      try {
-        return log.head(partition).map(h -> Long.compareUnsigned(h.writerEpoch(), ownEpoch) > 0).orElse(false);
-      } catch (ObjlogException e) {
-        return current != null && isFenceLoss(current.failure().orElse(null));
-      }
     }
 
     /** Appends the send's record again through {@code fresh}; false (and the send failed) if refused. */
@@ -814,7 +802,7 @@ public class ObjlogTemplate implements AutoCloseable {
       p.resends++;
       p.writer = fresh;
       p.appended = appended;
-      afterUnlock.add(() -> watch(p, appended)); // an ended commit completes the future at once
+      watches.add(() -> watch(p, appended)); // an ended commit completes the future at once
       return true;
     }
 
@@ -847,18 +835,31 @@ public class ObjlogTemplate implements AutoCloseable {
     /** Marks the send decided now and completes its future once the lock is released. */
     private void decide(Pending p, Runnable completion) {
       p.decided = true;
-      afterUnlock.add(completion);
+      completions.add(completion);
     }
 
-    /** Releases the lock; the outermost release then runs what was deferred until it. */
+    /**
+     * Releases the lock; the outermost release then watches the re-sent records' commits and
+     * completes the decided futures, each on the settler (a callback may wait for another).
+     */
     private void unlock() {
-      List<Runnable> deferred = List.of();
-      if (lock.getHoldCount() == 1 && !afterUnlock.isEmpty()) {
-        deferred = List.copyOf(afterUnlock);
-        afterUnlock.clear();
+      List<Runnable> watch = List.of();
+      List<Runnable> complete = List.of();
+      if (lock.getHoldCount() == 1) {
+        watch = List.copyOf(watches);
+        complete = List.copyOf(completions);
+        watches.clear();
+        completions.clear();
       }
       lock.unlock();
-      deferred.forEach(Runnable::run);
+      watch.forEach(Runnable::run);
+      for (Runnable r : complete) {
+        try {
+          settler.execute(r);
+        } catch (RejectedExecutionException e) {
+          r.run(); // the template closed: complete it here
+        }
+      }
     }
 
     /** Waits until the futures of sends made so far have completed, however they completed. */
@@ -925,7 +926,6 @@ public class ObjlogTemplate implements AutoCloseable {
         lastTimestamp = Math.max(lastTimestamp, last.maxTimestampMs());
       }
       opens++;
-      ownEpoch = opened.state().committed().writerEpoch();
       writer = opened;
       if (logger.isDebugEnabled()) {
         logger.debug("Opened the writer of partition " + partition + " of stream '" + stream.name() + "' at "

@@ -3,7 +3,6 @@ package dev.objlog.spring.core;
 import dev.objlog.store.CasResult;
 import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
-import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ListPage;
 import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
@@ -16,18 +15,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A store that holds the next head swap until the test lets it go, so the test can act while a
- * publish is in flight: send more, fail uploads, or take the partition over. Released, the swap
- * goes on to the delegate, or is lost: it throws with no answer and the next head read (the
- * writer's read-back) fails too, so the publish ends indeterminate whatever happened meanwhile.
+ * A store that holds the next head swap until the test lets it go on to the delegate, so the test
+ * can act while a publish is in flight: send more, or fail uploads.
  */
 final class HeadSwapGate implements ObjectStore {
   private final ObjectStore delegate;
   private volatile CountDownLatch reached = new CountDownLatch(1);
   private volatile CountDownLatch release = new CountDownLatch(1);
   private volatile boolean armed;
-  private volatile boolean lose;
-  private volatile boolean failNextHeadRead;
   /** Uploads fail at once (a permanent error, like a denied write), while set. */
   volatile boolean failUploads;
 
@@ -51,13 +46,6 @@ final class HeadSwapGate implements ObjectStore {
 
   /** Lets the held swap go on to the delegate. */
   void pass() {
-    lose = false;
-    release.countDown();
-  }
-
-  /** Lets the held swap end with no answer, without reaching the delegate. */
-  void lose() {
-    lose = true;
     release.countDown();
   }
 
@@ -76,30 +64,17 @@ final class HeadSwapGate implements ObjectStore {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-      if (lose) {
-        failNextHeadRead = true;
-        throw new IndeterminateStoreException("test: the head swap of " + key + " got no answer");
-      }
     }
     return delegate.compareAndSwap(key, expected, bytes);
   }
 
-  private void maybeFailHeadRead(String key) {
-    if (failNextHeadRead && isHead(key)) {
-      failNextHeadRead = false;
-      throw new IndeterminateStoreException("test: reading " + key + " back failed");
-    }
-  }
-
   @Override
   public StoredObject get(String key) {
-    maybeFailHeadRead(key);
     return delegate.get(key);
   }
 
   @Override
   public ConditionalGetResult getIfChanged(String key, VersionToken known) {
-    maybeFailHeadRead(key);
     return delegate.getIfChanged(key, known);
   }
 
