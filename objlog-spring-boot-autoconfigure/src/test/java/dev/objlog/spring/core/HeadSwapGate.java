@@ -12,6 +12,7 @@ import dev.objlog.store.VersionToken;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +24,7 @@ final class HeadSwapGate implements ObjectStore {
   private volatile CountDownLatch reached = new CountDownLatch(1);
   private volatile CountDownLatch release = new CountDownLatch(1);
   private volatile boolean armed;
+  private final Semaphore uploaded = new Semaphore(0);
   /** Uploads fail at once (a permanent error, like a denied write), while set. */
   volatile boolean failUploads;
 
@@ -98,7 +100,42 @@ final class HeadSwapGate implements ObjectStore {
     if (failUploads) {
       throw new IllegalStateException("test: writing " + key + " was denied");
     }
-    return delegate.startUpload(key);
+    ObjectUpload upload = delegate.startUpload(key);
+    return new ObjectUpload() {
+      @Override
+      public String key() {
+        return upload.key();
+      }
+
+      @Override
+      public void write(byte[] bytes, int offset, int length) {
+        upload.write(bytes, offset, length);
+      }
+
+      @Override
+      public long bytesWritten() {
+        return upload.bytesWritten();
+      }
+
+      @Override
+      public CreateResult complete() {
+        CreateResult result = upload.complete();
+        uploaded.release();
+        return result;
+      }
+
+      @Override
+      public void abort() {
+        upload.abort();
+      }
+    };
+  }
+
+  /** Waits until {@code count} more uploads completed since the last call. */
+  void awaitUploads(int count) throws InterruptedException {
+    if (!uploaded.tryAcquire(count, 30, TimeUnit.SECONDS)) {
+      throw new AssertionError(count + " upload(s) did not complete");
+    }
   }
 
   @Override

@@ -224,6 +224,7 @@ class TemplateSettlesIndeterminateCommitsTests {
   void aSendFromACallbackOnASettledFutureIsAppendedOnceAfterTheSettledSends() throws Exception {
     ObjlogTemplate template = template(gate, ONE_PER_SEGMENT, false, null);
     await(template.send("orders", 0, "a"));
+    gate.awaitUploads(1);
     CompletableFuture<CompletableFuture<SendResult>> x = new CompletableFuture<>();
     HeldPublish held = sendBWhoseLandedPublishEndsIndeterminateThenC(template,
         r -> x.complete(template.send("orders", 0, "x")));
@@ -239,6 +240,7 @@ class TemplateSettlesIndeterminateCommitsTests {
   void aCallbackOnASettledFutureMayFlushWithoutDeadlock() throws Exception {
     ObjlogTemplate template = template(gate, ONE_PER_SEGMENT, false, null);
     await(template.send("orders", 0, "a"));
+    gate.awaitUploads(1);
     CompletableFuture<Boolean> flushed = new CompletableFuture<>();
     AtomicReference<HeldPublish> sent = new AtomicReference<>();
     HeldPublish held = sendBWhoseLandedPublishEndsIndeterminateThenC(template, r -> {
@@ -255,7 +257,8 @@ class TemplateSettlesIndeterminateCommitsTests {
   private record HeldPublish(CompletableFuture<SendResult> b, CompletableFuture<SendResult> c) {}
 
   /**
-   * Sends b with {@code callback} on its future and holds its publish; sends c behind it; then
+   * Sends b with {@code callback} on its future and holds its publish; sends c and lets its
+   * segment be uploaded, so it waits behind b's publish; then
    * lets b's swap land with its answer lost, which ends both commits indeterminate.
    */
   private HeldPublish sendBWhoseLandedPublishEndsIndeterminateThenC(ObjlogTemplate template,
@@ -265,7 +268,9 @@ class TemplateSettlesIndeterminateCommitsTests {
     CompletableFuture<SendResult> b = template.send("orders", 0, "b");
     b.thenAccept(callback);
     gate.awaitHeld();
+    gate.awaitUploads(1); // b's
     CompletableFuture<SendResult> c = template.send("orders", 0, "c");
+    gate.awaitUploads(1); // c's: it waits behind b's publish
     gate.pass();
     return new HeldPublish(b, c);
   }
