@@ -77,7 +77,11 @@ public abstract class CommitStatusContract {
 
   /** Writes "a" cleanly, then "b" and "c" in one segment whose head swap ends indeterminate. */
   private List<AppendResult> writeIndeterminate(Objlog log, boolean swapLands) throws Exception {
-    PartitionWriter writer = log.openWriter(0, manualCuts());
+    return writeIndeterminate(log, 0, swapLands);
+  }
+
+  private List<AppendResult> writeIndeterminate(Objlog log, int partition, boolean swapLands) throws Exception {
+    PartitionWriter writer = log.openWriter(partition, manualCuts());
     AppendResult a = writer.append(LogRecord.of(1, "a"));
     writer.flush();
     if (swapLands) {
@@ -210,6 +214,49 @@ public abstract class CommitStatusContract {
       assertThatThrownBy(() -> log.commitStatus(List.of(fromTheFuture))).isInstanceOf(InvalidArgumentException.class);
       AppendResult ofAnotherPartition = new AppendResult(1, b.writerEpoch(), b.lsn(), b.committed());
       assertThatThrownBy(() -> log.commitStatus(List.of(ofAnotherPartition))).isInstanceOf(InvalidArgumentException.class);
+    }
+  }
+
+  @Test
+  void recordsSealedDeepInAMultiLevelCatalogTreeAreDecidedThroughItsPages() throws Exception {
+    // Two segments a leaf page, two children an index page: a few commits make several levels.
+    ObjlogOptions small = ObjlogOptions.builder().catalogLimits(2, 2).build();
+    for (boolean lands : new boolean[] {true, false}) {
+      String name = stream + "/" + lands;
+      List<AppendResult> held;
+      try (Objlog log = Objlog.open(dropping, name, small)) {
+        held = writeIndeterminate(log, lands);
+        try (PartitionWriter next = log.openWriter(0, manualCuts())) {
+          for (int i = 0; i < 12; i++) { // seals the segment of b and c (or of their LSNs) far below the head
+            next.append(LogRecord.of(3, "n" + i));
+            next.flush();
+          }
+        }
+      }
+      try (Objlog fresh = Objlog.open(dropping, name, small)) { // nothing cached: every level is read
+        faulty.resetCounts();
+        assertThat(fresh.commitStatus(held)).as("swap landed: %s", lands)
+            .containsExactly(CommitStatus.COMMITTED,
+                lands ? CommitStatus.COMMITTED : CommitStatus.NOT_COMMITTED,
+                lands ? CommitStatus.COMMITTED : CommitStatus.NOT_COMMITTED);
+        assertThat(faulty.requestCount(Operation.GET) + faulty.requestCount(Operation.GET_RANGE))
+            .as("decided through catalog pages below the head, not from the open leaf")
+            .isGreaterThan(2);
+      }
+    }
+  }
+
+  @Test
+  void oneCallDecidesRecordsOfTwoPartitionsEachByItsOwnCatalog() throws Exception {
+    try (Objlog log = Objlog.open(dropping, stream)) {
+      List<AppendResult> landed = writeIndeterminate(log, 0, true);
+      List<AppendResult> lost = writeIndeterminate(log, 1, false);
+      log.openWriter(0, manualCuts()).close();
+      log.openWriter(1, manualCuts()).close();
+      List<AppendResult> mixed = List.of(lost.get(2), landed.get(1), lost.get(0), landed.get(2), lost.get(1));
+      assertThat(log.commitStatus(mixed)).as("in the order asked, each by its partition")
+          .containsExactly(CommitStatus.NOT_COMMITTED, CommitStatus.COMMITTED, CommitStatus.COMMITTED,
+              CommitStatus.COMMITTED, CommitStatus.NOT_COMMITTED);
     }
   }
 

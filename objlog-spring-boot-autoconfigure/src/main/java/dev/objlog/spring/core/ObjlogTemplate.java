@@ -36,6 +36,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -84,7 +86,8 @@ import org.springframework.messaging.MessageHeaders;
  * an {@link ObjlogException} saying it was not committed. With writer leases the template re-opens
  * only a partition whose lease it holds; otherwise it asks without re-opening, which answers once
  * the lease holder has taken the partition over, and fails a send that did not land with {@link
- * StaleWriterException}. When the answer cannot be had (the partition was not taken over yet,
+ * StaleWriterException}. Each send is settled by its own commit's outcome, and futures
+ * complete outside the partition's lock, so their callbacks may send or flush. When the answer cannot be had (the partition was not taken over yet,
  * retention trimmed the range, re-opening or asking failed, the template is closing), the future
  * fails with {@link CommitIndeterminateException}, a {@link CommitUndecidableException} when the
  * log said why: only then may the record be in the log or not. The other failures named here mean
@@ -148,6 +151,12 @@ public class ObjlogTemplate implements AutoCloseable {
    */
   public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
       RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore) {
+    this(streams, settings, converter, clock, activity, leaseStore, newSettler());
+  }
+
+  /** As above, settling on {@code settler} (tests hold it to choose who settles), shut down on close. */
+  ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings, RecordValueConverter converter,
+      Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore, ExecutorService settler) {
     this.streams = Objects.requireNonNull(streams, "streams");
     this.converter = Objects.requireNonNull(converter, "converter");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -172,12 +181,7 @@ public class ObjlogTemplate implements AutoCloseable {
       slots.put(stream.name(), array);
     }
     this.settings = Map.copyOf(resolved);
-    AtomicInteger settlers = new AtomicInteger();
-    this.settler = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "objlog-template-settle-" + settlers.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.settler = Objects.requireNonNull(settler, "settler");
     WriterLeaseKeeper keeper = null;
     if (leaseStore != null && resolved.values().stream().anyMatch(s -> s.lease() != null)) {
       // Elapsed time from the logs' options (one ticker for every stream of an ObjlogStreams).
@@ -204,6 +208,15 @@ public class ObjlogTemplate implements AutoCloseable {
       keeper.start();
     }
     this.leases = keeper;
+  }
+
+  private static ExecutorService newSettler() {
+    AtomicInteger settlers = new AtomicInteger();
+    return Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "objlog-template-settle-" + settlers.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   /** A template with default writer settings, the default converter (no JSON) and the system clock. */
@@ -329,20 +342,17 @@ public class ObjlogTemplate implements AutoCloseable {
         if (writer == null) {
           continue;
         }
-        if (indeterminate(writer) == null) {
-          if (writer.failure().isPresent() || writer.state().closed()) {
-            continue;
-          }
+        if (writer.failure().isEmpty() && !writer.state().closed()) {
           try {
             writer.flush();
           } catch (ObjlogException e) {
             // An indeterminate end is settled; each send's future tells how.
-            if (first == null && indeterminate(writer) == null) {
+            if (first == null && indeterminate(e) == null) {
               first = e;
             }
           }
         }
-        slot.awaitOutstanding();
+        slot.awaitOutstanding(); // a failed writer's sends may be being settled
       }
     }
     if (first != null) {
@@ -469,9 +479,8 @@ public class ObjlogTemplate implements AutoCloseable {
     settler.shutdown();
   }
 
-  /** The writer's failure if it ended with an unknown commit outcome, else null. */
-  private static @Nullable CommitIndeterminateException indeterminate(PartitionWriter writer) {
-    Throwable failure = writer.failure().orElse(null);
+  /** The indeterminate commit in {@code failure}'s causes, else null. */
+  private static @Nullable CommitIndeterminateException indeterminate(@Nullable Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof CommitIndeterminateException e) {
         return e;
@@ -487,6 +496,22 @@ public class ObjlogTemplate implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  /** The indeterminate failure of a commit the template settles (not an undecidable one), else null. */
+  private static @Nullable CommitIndeterminateException toSettle(Throwable failure) {
+    return unwrap(failure) instanceof CommitIndeterminateException e && !(e instanceof CommitUndecidableException)
+        ? e : null;
+  }
+
+  /** The indeterminate failure of {@code appended}'s commit, if it ended so, else null. */
+  private static @Nullable CommitIndeterminateException ownIndeterminate(AppendResult appended) {
+    CompletableFuture<?> committed = appended.committed();
+    if (!committed.isCompletedExceptionally()) {
+      return null;
+    }
+    Throwable failure = committed.handle((r, e) -> e).getNow(null);
+    return failure == null ? null : toSettle(failure);
   }
 
   private static Throwable unwrap(Throwable t) {
@@ -512,6 +537,15 @@ public class ObjlogTemplate implements AutoCloseable {
     private volatile boolean needsSettling;
     private volatile @Nullable PartitionWriter writer;
     private long lastTimestamp = Long.MIN_VALUE; // guarded by lock
+    /**
+     * Commits to watch and futures to complete once the lock is released, so that no callback on a
+     * send's future runs under it: one that sends, flushes or waits would re-enter or deadlock a
+     * settling. Guarded by lock.
+     */
+    private final List<Runnable> watches = new ArrayList<>();
+    private final List<Runnable> completions = new ArrayList<>();
+    private boolean settling; // guarded by lock
+    private long sends; // guarded by lock: numbers sends in the order they were appended
     private volatile int opens;
     private volatile @Nullable Instant lastCommit;
     private volatile @Nullable Instant pendingSince;
@@ -585,7 +619,7 @@ public class ObjlogTemplate implements AutoCloseable {
         activity.failure(e);
         return CompletableFuture.failedFuture(e);
       } finally {
-        lock.unlock();
+        unlock();
       }
       watch(sent, appended);
       return sent.result;
@@ -596,6 +630,7 @@ public class ObjlogTemplate implements AutoCloseable {
       if (pending.getAndIncrement() == 0) {
         pendingSince = clock.instant();
       }
+      p.seq = sends++;
       unsettled.add(p);
       outstanding.add(p.result);
       p.result.whenComplete((r, failure) -> {
@@ -620,20 +655,19 @@ public class ObjlogTemplate implements AutoCloseable {
      */
     private void watch(Pending p, AppendResult appended) {
       appended.committed().whenComplete((head, failure) -> {
-        if (p.appended != appended || p.result.isDone()) {
+        if (p.appended != appended || p.decided || p.result.isDone()) {
           return; // settled already, or sent again by a settling
         }
         if (failure == null) {
           p.succeed(appended.lsn(), head);
           return;
         }
-        Throwable cause = unwrap(failure);
-        if (cause instanceof CommitIndeterminateException indeterminate
-            && !(cause instanceof CommitUndecidableException)) {
+        CommitIndeterminateException indeterminate = toSettle(failure);
+        if (indeterminate != null) {
           needsSettling = true;
           settleLater(p, indeterminate);
         } else {
-          p.result.completeExceptionally(cause);
+          p.result.completeExceptionally(unwrap(failure));
         }
       });
     }
@@ -641,11 +675,17 @@ public class ObjlogTemplate implements AutoCloseable {
     private void settleLater(Pending p, CommitIndeterminateException cause) {
       try {
         settler.execute(() -> {
+          // Not under the lock: those commits end on writer threads, which never wait for it.
+          for (Pending q : unsettled) {
+            if (!q.decided && q.writer.failure().isPresent()) {
+              q.appended.committed().handle((r, e) -> null).join(); // settle a failed writer's sends together
+            }
+          }
           lock.lock();
           try {
             settle(!closed);
           } finally {
-            lock.unlock();
+            unlock();
           }
         });
       } catch (RejectedExecutionException e) {
@@ -654,48 +694,51 @@ public class ObjlogTemplate implements AutoCloseable {
     }
 
     /**
-     * Settles every send of writers that ended indeterminate (PROTOCOLS.md §5.2; docs/USAGE.md,
-     * "Retrying without duplicates"): takes the partition over with a new writer when it may
-     * ({@code mayReopen}, the template open and, with leases, the lease held), asks the log which
-     * landed, completes those and appends the others again in their order. Holds the lock, so no
-     * later send is appended before them.
+     * Settles every send whose own commit ended indeterminate (PROTOCOLS.md §5.2; docs/USAGE.md,
+     * "Retrying without duplicates"), whatever its writer failed with first: takes the partition
+     * over with a new writer when it may ({@code mayReopen}, the template open and, with leases, the
+     * lease held), asks the log which landed, decides those and appends the others again in send
+     * order. Holds the lock, so no later send is appended before them; the futures complete after
+     * it is released. Not re-entrant: a send decided once is never decided again.
      */
     private void settle(boolean mayReopen) {
-      while (true) {
-        List<Pending> group = new ArrayList<>();
-        PartitionWriter failed = null;
-        CommitIndeterminateException cause = null;
-        for (Pending p : unsettled) {
-          if (p.result.isDone()) {
-            continue;
+      if (settling) {
+        return;
+      }
+      settling = true;
+      try {
+        while (true) {
+          List<Pending> group = new ArrayList<>();
+          CommitIndeterminateException cause = null;
+          for (Pending p : unsettled) {
+            CommitIndeterminateException c = p.decided ? null : ownIndeterminate(p.appended);
+            if (c != null) {
+              group.add(p);
+              cause = cause == null ? c : cause;
+            }
           }
-          CommitIndeterminateException c = indeterminate(p.writer);
-          if (c != null && (failed == null || p.writer == failed)) {
-            failed = p.writer;
-            cause = c;
-            group.add(p);
+          if (cause == null) {
+            needsSettling = false;
+            return;
           }
+          group.sort(Comparator.comparingLong((Pending p) -> p.seq));
+          settle(group, cause, mayReopen && (!leased || holdsLease));
         }
-        if (failed == null || cause == null) {
-          needsSettling = false;
-          return;
-        }
-        group.sort(Comparator.comparing((Pending p) -> p.appended.lsn(), Long::compareUnsigned));
-        settle(group, failed, cause, mayReopen && (!leased || holdsLease));
+      } finally {
+        settling = false;
       }
     }
 
-    private void settle(List<Pending> group, PartitionWriter failed, CommitIndeterminateException cause,
-        boolean reopen) {
+    private void settle(List<Pending> group, CommitIndeterminateException cause, boolean reopen) {
       Objlog log = streams.log(stream.name());
       PartitionWriter fresh = null;
       PartitionWriter current = writer;
-      if (reopen && current != null && current != failed && isFenceLoss(current.failure().orElse(null))
-          && !settings.reopenAfterFenceLoss()) {
+      boolean working = current != null && current.failure().isEmpty() && !current.state().closed();
+      if (reopen && !working && isFenceLoss(current.failure().orElse(null)) && !settings.reopenAfterFenceLoss()) {
         reopen = false; // another writer owns the partition, and this instance is not to take it back
       }
       if (reopen) {
-        if (current != null && (current.failure().isPresent() || current.state().closed())) {
+        if (current != null && !working) {
           current.abort();
           writer = null;
         }
@@ -724,17 +767,17 @@ public class ObjlogTemplate implements AutoCloseable {
       int again = 0;
       for (int i = 0; i < group.size(); i++) {
         Pending p = group.get(i);
+        long lsn = p.appended.lsn();
         if (statuses.get(i) == CommitStatus.COMMITTED) {
-          p.succeed(p.appended.lsn(), head);
+          decide(p, () -> p.succeed(lsn, head));
         } else if (fresh == null) {
-          p.result.completeExceptionally(new StaleWriterException("the record sent to partition " + partition
+          fail(p, new StaleWriterException("the record sent to partition " + partition
               + " of stream '" + stream.name() + "' was not committed, and this instance may not take the partition"
               + " over to send it again (its writer lease is not held here, or another writer fenced it out and"
               + " writer.reopen-after-fence-loss is off)"));
         } else if (p.resends >= MAX_RESENDS) {
-          p.result.completeExceptionally(new ObjlogException("the record sent to partition " + partition
-              + " of stream '" + stream.name() + "' was not committed: its commit ended indeterminate "
-              + (MAX_RESENDS + 1) + " times, and the template gave up sending it again", cause));
+          fail(p, notCommitted("its commit ended indeterminate " + (MAX_RESENDS + 1)
+              + " times, and the template gave up sending it again", cause));
         } else if (resend(p, fresh)) {
           again++;
         }
@@ -754,7 +797,7 @@ public class ObjlogTemplate implements AutoCloseable {
       try {
         appended = fresh.append(LogRecord.of(timestamp, p.headers, p.value));
       } catch (ObjlogException e) {
-        p.result.completeExceptionally(e); // not accepted, so not in the log
+        fail(p, e); // not accepted, so not in the log
         return false;
       }
       lastTimestamp = timestamp;
@@ -762,7 +805,7 @@ public class ObjlogTemplate implements AutoCloseable {
       p.resends++;
       p.writer = fresh;
       p.appended = appended;
-      watch(p, appended);
+      watches.add(() -> watch(p, appended)); // an ended commit completes the future at once
       return true;
     }
 
@@ -777,22 +820,68 @@ public class ObjlogTemplate implements AutoCloseable {
       return e;
     }
 
+    private ObjlogException notCommitted(String why, Throwable cause) {
+      return new ObjlogException("the record sent to partition " + partition + " of stream '" + stream.name()
+          + "' was not committed: " + why, cause);
+    }
+
     private void failAll(List<Pending> group, ObjlogException failure) {
       for (Pending p : group) {
-        p.result.completeExceptionally(failure);
+        fail(p, failure);
+      }
+    }
+
+    private void fail(Pending p, Throwable failure) {
+      decide(p, () -> p.result.completeExceptionally(failure));
+    }
+
+    /** Marks the send decided now and completes its future once the lock is released. */
+    private void decide(Pending p, Runnable completion) {
+      p.decided = true;
+      completions.add(completion);
+    }
+
+    /**
+     * Releases the lock; the outermost release then watches the re-sent records' commits and
+     * completes the decided futures, each on the settler (a callback may wait for another).
+     */
+    private void unlock() {
+      List<Runnable> watch = List.of();
+      List<Runnable> complete = List.of();
+      if (lock.getHoldCount() == 1) {
+        watch = List.copyOf(watches);
+        complete = List.copyOf(completions);
+        watches.clear();
+        completions.clear();
+      }
+      lock.unlock();
+      watch.forEach(Runnable::run);
+      for (Runnable r : complete) {
+        try {
+          settler.execute(r);
+        } catch (RejectedExecutionException e) {
+          r.run(); // the template closed: complete it here
+        }
       }
     }
 
     /** Waits until the futures of sends made so far have completed, however they completed. */
     void awaitOutstanding() {
+      awaitOutstanding(Long.MAX_VALUE);
+    }
+
+    /** As {@link #awaitOutstanding()}, for at most {@code nanos}; false if some are still open. */
+    private boolean awaitOutstanding(long nanos) {
       CompletableFuture<?>[] snapshot = outstanding.toArray(new CompletableFuture<?>[0]);
       try {
-        CompletableFuture.allOf(snapshot).handle((r, e) -> null).get();
+        CompletableFuture.allOf(snapshot).handle((r, e) -> null).get(nanos, TimeUnit.NANOSECONDS);
+        return true;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      } catch (ExecutionException e) {
-        throw new IllegalStateException(e); // cannot happen: handle() swallowed failures
+      } catch (ExecutionException | TimeoutException e) {
+        // ExecutionException cannot happen: handle() swallowed failures
       }
+      return false;
     }
 
     /**
@@ -800,7 +889,7 @@ public class ObjlogTemplate implements AutoCloseable {
      * a writer that ended indeterminate. Holds the lock.
      */
     private PartitionWriter writerForSend() {
-      if (needsSettling || (writer != null && indeterminate(writer) != null)) {
+      if (needsSettling || (writer != null && indeterminate(writer.failure().orElse(null)) != null)) {
         settle(true);
       }
       PartitionWriter current = writer;
@@ -857,7 +946,10 @@ public class ObjlogTemplate implements AutoCloseable {
       volatile long timestamp;
       volatile AppendResult appended;
       volatile PartitionWriter writer;
+      /** Set under the lock once a settling decided the send; its future completes after unlocking. */
+      volatile boolean decided;
       int resends;
+      long seq;
 
       Pending(List<Header> headers, byte[] value, long timestamp, AppendResult appended, PartitionWriter writer) {
         this.headers = headers;
@@ -914,10 +1006,18 @@ public class ObjlogTemplate implements AutoCloseable {
         } catch (ObjlogException e) {
           logger.warn("Closing the writer of partition " + partition + " of stream '" + stream.name() + "' failed", e);
         }
-        settle(false); // decides what it can without taking the partition over; the rest stays unknown
-        awaitOutstanding();
+        // Asks once, without taking the partition over; what cannot be decided fails indeterminate.
+        settle(false);
       } finally {
-        lock.unlock();
+        unlock();
+      }
+      // Not under the lock: a settling in the background, or a future's callback, may need it.
+      if (!awaitOutstanding(settings.newWriterOptions().timeouts().catalogPublish().toNanos())) {
+        for (Pending p : unsettled) {
+          p.result.completeExceptionally(new CommitIndeterminateException("the record sent to partition " + partition
+              + " of stream '" + stream.name() + "' may or may not be in the log: it was not settled when its"
+              + " writer closed"));
+        }
       }
     }
   }

@@ -11,6 +11,7 @@ import dev.objlog.WriterOptions;
 import dev.objlog.read.Freshness;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.read.ReaderOptions;
+import dev.objlog.store.ObjectStore;
 import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.LeaseKey;
 import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
@@ -21,8 +22,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,13 +53,27 @@ class TemplateSettlesIndeterminateCommitsTests {
     }
   }
 
+  /** A segment per record, each published as soon as it is uploaded. */
+  private static final WriterOptions ONE_PER_SEGMENT =
+      WriterOptions.builder().batch(Duration.ZERO, 1L << 20, 1).build();
+
+  private final HeadSwapGate gate = new HeadSwapGate(store);
+
   private ObjlogTemplate template() {
-    ObjlogStreams streams = new ObjlogStreams(store, List.of(new ObjlogStream("orders", "shop/orders", 1)),
+    return template(store, MANUAL, false, null);
+  }
+
+  private ObjlogTemplate template(ObjectStore through, WriterOptions options, boolean reopenAfterFenceLoss,
+      ExecutorService settler) {
+    ObjlogStreams streams = new ObjlogStreams(through, List.of(new ObjlogStream("orders", "shop/orders", 1)),
         ObjlogOptions.defaults(), ReaderOptions.defaults());
     closeables.add(streams);
-    ObjlogTemplate template = new ObjlogTemplate(streams,
-        Map.of("orders", new StreamWriterSettings(PartitionSet.parse("*", 1), MANUAL, false)),
-        new DefaultRecordValueConverter(null), clock, new StoreActivity(clock));
+    Map<String, StreamWriterSettings> settings =
+        Map.of("orders", new StreamWriterSettings(PartitionSet.parse("*", 1), options, reopenAfterFenceLoss));
+    ObjlogTemplate template = settler == null
+        ? new ObjlogTemplate(streams, settings, new DefaultRecordValueConverter(null), clock, new StoreActivity(clock))
+        : new ObjlogTemplate(streams, settings, new DefaultRecordValueConverter(null), clock, new StoreActivity(clock),
+            null, settler);
     closeables.add(template);
     return template;
   }
@@ -181,6 +199,99 @@ class TemplateSettlesIndeterminateCommitsTests {
     assertThat(store.indeterminatePublishes).hasValue(1);
     assertThat(template.writerStatus("orders", 0).opens()).as("never re-opened").isEqualTo(1);
     assertThat(streams.log("orders").head(0).orElseThrow().writerEpoch()).isEqualTo(epoch);
+  }
+
+  @Test
+  void aSendArrivingWhileSettlingIsPendingIsAppendedAfterTheSettledSends() throws Exception {
+    HeldExecutor settler = new HeldExecutor();
+    ObjlogTemplate template = template(store, ONE_PER_SEGMENT, false, settler);
+    await(template.send("orders", 0, "a"));
+    store.failPublishes(1, false);
+    List<CompletableFuture<SendResult>> sent = List.of(template.send("orders", 0, "b"), template.send("orders", 0, "c"));
+    settler.awaitHeld(2); // both commits ended indeterminate; settling them is handed to the held settler
+    assertThat(sent).as("nothing settled yet").noneMatch(CompletableFuture::isDone);
+
+    CompletableFuture<SendResult> later = template.send("orders", 0, "d"); // settles b and c first
+    template.flush();
+    settler.release();
+    assertThat(await(sent.get(0)).lsn()).isEqualTo(1);
+    assertThat(await(sent.get(1)).lsn()).isEqualTo(2);
+    assertThat(await(later).lsn()).isEqualTo(3);
+    assertThat(values()).as("each record once, in send order").containsExactly("a", "b", "c", "d");
+  }
+
+  @Test
+  void aSendFromACallbackOnASettledFutureIsAppendedOnceAfterTheSettledSends() throws Exception {
+    ObjlogTemplate template = template(gate, ONE_PER_SEGMENT, false, null);
+    await(template.send("orders", 0, "a"));
+    gate.awaitUploads(1);
+    CompletableFuture<CompletableFuture<SendResult>> x = new CompletableFuture<>();
+    HeldPublish held = sendBWhoseLandedPublishEndsIndeterminateThenC(template,
+        r -> x.complete(template.send("orders", 0, "x")));
+    // b landed, c did not: settling completes b, whose callback sends x, and sends c again.
+    assertThat(await(held.b()).lsn()).isEqualTo(1);
+    assertThat(await(held.c()).lsn()).isEqualTo(2);
+    assertThat(await(x.get(30, TimeUnit.SECONDS)).lsn()).isEqualTo(3);
+    template.flush();
+    assertThat(values()).as("c sent again once, x after it").containsExactly("a", "b", "c", "x");
+  }
+
+  @Test
+  void aCallbackOnASettledFutureMayFlushWithoutDeadlock() throws Exception {
+    ObjlogTemplate template = template(gate, ONE_PER_SEGMENT, false, null);
+    await(template.send("orders", 0, "a"));
+    gate.awaitUploads(1);
+    CompletableFuture<Boolean> flushed = new CompletableFuture<>();
+    AtomicReference<HeldPublish> sent = new AtomicReference<>();
+    HeldPublish held = sendBWhoseLandedPublishEndsIndeterminateThenC(template, r -> {
+      template.flush();
+      flushed.complete(sent.get().c().isDone());
+    });
+    sent.set(held);
+    assertThat(await(held.b()).lsn()).isEqualTo(1);
+    assertThat(flushed.get(30, TimeUnit.SECONDS)).as("the flush in b's callback returned once c was settled").isTrue();
+    assertThat(values()).containsExactly("a", "b", "c");
+  }
+
+  /** b, whose publish was held at the gate, and c, sent meanwhile into a segment of its own. */
+  private record HeldPublish(CompletableFuture<SendResult> b, CompletableFuture<SendResult> c) {}
+
+  /**
+   * Sends b with {@code callback} on its future and holds its publish; sends c and lets its
+   * segment be uploaded, so it waits behind b's publish; then
+   * lets b's swap land with its answer lost, which ends both commits indeterminate.
+   */
+  private HeldPublish sendBWhoseLandedPublishEndsIndeterminateThenC(ObjlogTemplate template,
+      Consumer<SendResult> callback) throws Exception {
+    store.failPublishes(1, true);
+    gate.holdNextHeadSwap();
+    CompletableFuture<SendResult> b = template.send("orders", 0, "b");
+    b.thenAccept(callback);
+    gate.awaitHeld();
+    gate.awaitUploads(1); // b's
+    CompletableFuture<SendResult> c = template.send("orders", 0, "c");
+    gate.awaitUploads(1); // c's: it waits behind b's publish
+    gate.pass();
+    return new HeldPublish(b, c);
+  }
+
+  @Test
+  void anIndeterminateSendIsSettledAlsoWhenItsWriterFailedOtherwiseFirst() throws Exception {
+    ObjlogTemplate template = template(gate, ONE_PER_SEGMENT, false, null);
+    await(template.send("orders", 0, "a"));
+    store.failPublishes(1, true);
+    gate.holdNextHeadSwap();
+    CompletableFuture<SendResult> b = template.send("orders", 0, "b");
+    gate.awaitHeld();
+    gate.failUploads = true;
+    CompletableFuture<SendResult> c = template.send("orders", 0, "c");
+    assertThat(failureOf(c)).as("c's upload failed the writer first").isNotInstanceOf(CommitIndeterminateException.class);
+    gate.failUploads = false;
+    gate.pass(); // b's swap lands, its answer is lost
+    assertThat(await(b).lsn()).as("b is in the log, and its future says so").isEqualTo(1);
+    template.flush();
+    assertThat(store.indeterminatePublishes).hasValue(1);
+    assertThat(values()).containsExactly("a", "b");
   }
 
   private static void awaitTrue(BooleanSupplier condition) {
