@@ -9,6 +9,7 @@ final class Budgets {
   static final String SIM_SEEDS = "OBJLOG_SIM_SEEDS";
   static final String CRASH_KILLS = "OBJLOG_CRASH_KILLS";
   static final String FUZZ_CASES = "OBJLOG_FUZZ_CASES";
+  static final String S3PROXY_KILLS = "OBJLOG_S3PROXY_KILLS";
   /** Replays one simulation seed (or fuzz base seed) instead of the whole range. */
   static final String SIM_SEED = "OBJLOG_SIM_SEED";
   static final String FUZZ_SEED = "OBJLOG_FUZZ_SEED";
@@ -27,6 +28,11 @@ final class Budgets {
 
   static int crashKills() {
     return count(CRASH_KILLS, 50, 6);
+  }
+
+  /** SIGKILLs of the S3Proxy server itself, cycling over its four pause points. */
+  static int s3ProxyKills() {
+    return count(S3PROXY_KILLS, 8, 4);
   }
 
   static int fuzzCases() {

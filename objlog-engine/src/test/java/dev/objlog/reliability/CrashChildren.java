@@ -126,4 +126,28 @@ final class CrashChildren {
       }
     }
   }
+
+  /**
+   * S3Proxy over its filesystem backend in {@code args[0]} on port {@code args[1]} (0: ephemeral),
+   * with {@link S3ProxyPausePoints}: prints {@code ENDPOINT <uri>}, then reads commands from stdin,
+   * {@code ARM <point>} answered by {@code ARMED <point>}.
+   */
+  static final class S3ProxyOnDisk {
+    public static void main(String[] args) throws Exception {
+      S3ProxyPausePoints[] points = new S3ProxyPausePoints[1];
+      try (S3ProxyServer server = S3ProxyServer.startOnDisk(Path.of(args[0]), Integer.parseInt(args[1]),
+          backend -> points[0] = new S3ProxyPausePoints(backend))) {
+        server.createBucketIfAbsent("crash");
+        say("ENDPOINT " + server.endpoint());
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in, UTF_8));
+        for (String line; (line = in.readLine()) != null; ) {
+          if (line.startsWith("ARM ")) {
+            S3ProxyPausePoints.Point point = S3ProxyPausePoints.Point.valueOf(line.substring(4).trim());
+            points[0].arm(point);
+            say("ARMED " + point);
+          }
+        }
+      }
+    }
+  }
 }

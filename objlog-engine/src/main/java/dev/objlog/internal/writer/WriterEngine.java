@@ -167,7 +167,6 @@ public final class WriterEngine implements PartitionWriter {
     @Nullable LeafEntry entry;
     long size;
     int uploadAttempts;
-    boolean maybeUploaded;
 
     Segment(long baseLsn, byte[] uuid, String key, SegmentEncoderOptions encoderOptions,
         long firstAcceptedNanos) {
@@ -701,18 +700,12 @@ public final class WriterEngine implements PartitionWriter {
         Id128.of(s.uuid), Id128.of(writerTag));
     setStage(s, Stage.UPLOADING);
     ObjectUpload upload = java.util.Objects.requireNonNull(s.upload, "upload");
-    CreateResult result;
-    try {
-      result = upload.complete();
-    } catch (IndeterminateStoreException e) {
-      s.maybeUploaded = true;
-      throw e;
-    } catch (TransientStoreException e) {
-      s.maybeUploaded |= e.mayHaveTakenEffect();
-      throw e;
-    }
+    CreateResult result = upload.complete();
     if (result instanceof CreateResult.AlreadyExists) {
-      if (!s.maybeUploaded || !Arrays.equals(store.get(s.key).bytes(), s.bytes())) {
+      // Always compare, not only after a failure we saw: the adapter's own retries (Retrier.write)
+      // repeat a create whose reply was lost, and the repeat answers "already exists" for our
+      // own object. The key carries a random uuid, so equal bytes can only be ours.
+      if (!Arrays.equals(store.get(s.key).bytes(), s.bytes())) {
         throw new IntegrityException("writer: segment key " + s.key
             + " already holds another object; segment uuids are random per segment, so the bucket"
             + " holds something this writer did not write");

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A test store that can hold uploads before they complete and head compare-and-swaps before they
  * run (closed gates block until opened, at most 60 s), slow the head compare-and-swap down, and
- * counts both, plus upload aborts and the bytes streamed into uploads.
+ * counts both, plus upload aborts and the bytes streamed into uploads; and can answer an upload's
+ * completion as a store adapter's retry after a lost reply does.
  */
 final class GatedStore implements ObjectStore {
   private final ObjectStore delegate;
@@ -32,6 +33,8 @@ final class GatedStore implements ObjectStore {
   final java.util.concurrent.atomic.AtomicLong bytesStreamed = new java.util.concurrent.atomic.AtomicLong();
   final AtomicInteger casCalls = new AtomicInteger();
   final AtomicInteger casWaiting = new AtomicInteger();
+  /** Upload completions still to answer "already exists" after they created the object. */
+  final AtomicInteger repeatedCompletions = new AtomicInteger();
 
   GatedStore(ObjectStore delegate) {
     this.delegate = delegate;
@@ -51,6 +54,14 @@ final class GatedStore implements ObjectStore {
 
   void openCasGate() {
     casGate.countDown();
+  }
+
+  /**
+   * The next upload completion creates its object and then answers "already exists": what an
+   * adapter's own retry loop ({@code Retrier.write}) returns when the first try's reply was lost.
+   */
+  void repeatNextCompletionAfterALostReply() {
+    repeatedCompletions.incrementAndGet();
   }
 
   void casDelay(Duration delay) {
@@ -136,7 +147,11 @@ final class GatedStore implements ObjectStore {
       @Override
       public CreateResult complete() {
         pass(gate, uploadsWaiting);
-        return upload.complete();
+        CreateResult result = upload.complete();
+        if (result instanceof CreateResult.Created && repeatedCompletions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          return new CreateResult.AlreadyExists();
+        }
+        return result;
       }
 
       @Override

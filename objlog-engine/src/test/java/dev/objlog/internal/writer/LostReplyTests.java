@@ -98,4 +98,31 @@ class LostReplyTests {
           java.util.stream.LongStream.range(0, committed.records().size()).boxed().toList());
     }
   }
+
+  /**
+   * Found by killing S3Proxy after it stored a segment and before it replied: the adapter's
+   * retry answered "already exists" for the writer's own object, and the writer, which compared
+   * bytes only after failures it had seen itself, failed with an integrity error.
+   */
+  @ParameterizedTest
+  @EnumSource(StoreKind.class)
+  void aSegmentCreateTheAdapterRetriedAfterALostReplyIsRecognisedAsOurOwn(StoreKind kind) {
+    GatedStore store = new GatedStore(kind.open(dir));
+    try (Objlog log = open(store); PartitionWriter writer = log.openWriter(PARTITION, manualCuts().build())) {
+      writer.append(record(1, "a"));
+      writer.flush();
+      store.repeatNextCompletionAfterALostReply();
+      AppendResult b = writer.append(record(2, "b"));
+      assertThat(writer.flush().nextLsn()).as("the flush commits the segment whose create was repeated").isEqualTo(2);
+      assertThat(await(b.committed()).nextLsn()).isEqualTo(2);
+      assertThat(store.repeatedCompletions).as("the lost reply was simulated").hasValue(0);
+      assertThat(writer.failure()).as("the writer does not mistake its own segment for a foreign one").isEmpty();
+
+      writer.append(record(3, "c"));
+      writer.flush();
+      Committed committed = readCommitted(store, PARTITION);
+      assertThat(committed.values()).containsExactly("a", "b", "c");
+      assertThat(segmentObjects(store, PARTITION)).hasSize(committed.segments().size());
+    }
+  }
 }

@@ -41,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Error contract: {@link CheckpointConflictException} on a lost compare-and-swap; {@link
  * CorruptObjectException} for an object that is not a checkpoint; the store's exceptions
  * otherwise. A save the store reports as indeterminate is settled by reading the object back;
- * when that cannot tell, the {@link IndeterminateStoreException} propagates.
+ * when that cannot tell, the {@link IndeterminateStoreException} propagates. A conflict whose
+ * current object is byte for byte this save is this save (a retried swap after a lost reply).
  *
  * <p>Thread-safety: safe for concurrent use, within and across processes.
  */
@@ -140,6 +141,11 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
       return CheckpointVersion.of(swapped.token().value());
     }
     StoredObject current = ((CasResult.Conflict) result).current();
+    if (current != null && Arrays.equals(current.bytes(), bytes)) {
+      // Our own save: the adapter's retry loop repeated a swap whose reply was lost, and the
+      // repeat found what the first try wrote (the bytes carry this save's time, so they are ours).
+      return CheckpointVersion.of(current.token().value());
+    }
     throw new CheckpointConflictException(key, expectedVersion, current == null ? null : decode(key, current));
   }
 

@@ -69,6 +69,31 @@ class BucketCheckpointRepositoryTests {
       assertThat(repository.writerLease("orders", 7).current()).isEmpty();
     }
 
+    /**
+     * Found by the group fault simulation: the S3, GCS and Azure adapters retry a swap whose reply
+     * was lost, and the retry answers "conflict" with the object the first try wrote.
+     */
+    @Test
+    void aSaveWhoseSwapTheAdapterRetriedAfterALostReplyIsNotAConflict() {
+      var faulty = dev.objlog.store.fault.FaultInjectingObjectStore.builder(store).build();
+      var retrier = new dev.objlog.store.Retrier(new dev.objlog.store.RetryPolicy(3, Duration.ZERO, Duration.ZERO, 0,
+          Duration.ofSeconds(5)));
+      ObjectStore retrying = new RetryingStore(faulty, retrier);
+      BucketCheckpointRepository repository = new BucketCheckpointRepository(retrying, LOCATOR, clock);
+      CheckpointKey key = CheckpointKey.of("billing", "orders", 3);
+      CheckpointVersion first = repository.save(key, at("orders", 3, 4), CheckpointVersion.ABSENT);
+      faulty.addRule(dev.objlog.store.fault.FaultInjectingObjectStore.FaultRule.next(
+          dev.objlog.store.fault.FaultInjectingObjectStore.Operation.COMPARE_AND_SWAP,
+          dev.objlog.store.fault.FaultInjectingObjectStore.Fault.LOST_REPLY, 1));
+
+      CheckpointVersion second = repository.save(key, at("orders", 3, 9), first);
+
+      assertThat(faulty.injectedFaults()).as("the first try's reply was lost").hasSize(1);
+      StoredCheckpoint stored = repository.load(key).orElseThrow();
+      assertThat(stored.checkpoint().nextLsn()).isEqualTo(9);
+      assertThat(second).as("the version of the object the lost try wrote").isEqualTo(stored.version());
+    }
+
     @Test
     void aCheckpointOfAnotherStreamIdIsRejected() {
       BucketCheckpointRepository repository = new BucketCheckpointRepository(store, LOCATOR, clock);
