@@ -63,10 +63,12 @@ public final class CasDocument<T> {
   }
 
   /**
-   * How many attempts a call makes and how long it pauses between them; a zero backoff does not
-   * pause.
+   * How many attempts a call makes, how long it pauses between them (a zero backoff does not
+   * pause), and whether a {@link TransientStoreException} is settled and retried like an {@link
+   * IndeterminateStoreException} or passes through at once.
    */
-  public record Retries(int attempts, Duration initialBackoff, Duration maxBackoff, Sleeper sleeper) {
+  public record Retries(int attempts, Duration initialBackoff, Duration maxBackoff, Sleeper sleeper,
+      boolean retryTransient) {
     public Retries {
       if (attempts < 1) {
         throw new InvalidArgumentException("a document needs at least one attempt, was " + attempts);
@@ -76,9 +78,20 @@ public final class CasDocument<T> {
       Objects.requireNonNull(sleeper, "sleeper");
     }
 
+    /** {@code attempts} attempts, {@code initialBackoff} apart, doubling up to {@code maxBackoff}. */
+    public static Retries backoff(int attempts, Duration initialBackoff, Duration maxBackoff,
+        Sleeper sleeper) {
+      return new Retries(attempts, initialBackoff, maxBackoff, sleeper, true);
+    }
+
     /** {@code attempts} attempts back to back. */
     public static Retries immediate(int attempts) {
-      return new Retries(attempts, Duration.ZERO, Duration.ZERO, Sleeper.SYSTEM);
+      return new Retries(attempts, Duration.ZERO, Duration.ZERO, Sleeper.SYSTEM, true);
+    }
+
+    /** The same budget, letting a {@link TransientStoreException} pass through at once. */
+    public Retries indeterminateOnly() {
+      return new Retries(attempts, initialBackoff, maxBackoff, sleeper, false);
     }
 
     Duration pauseAfter(int attempt) {
@@ -201,7 +214,7 @@ public final class CasDocument<T> {
           }
           current = ((CasResult.Conflict) result).current();
         } catch (IndeterminateStoreException | TransientStoreException e) {
-          lastErr = e;
+          lastErr = settled(e);
           current = getOrNull();
         }
         known = true;
@@ -210,7 +223,7 @@ public final class CasDocument<T> {
         }
       } catch (IndeterminateStoreException | TransientStoreException e) {
         // A failed read: the next attempt reads again.
-        lastErr = e;
+        lastErr = settled(e);
         known = false;
       }
       if (attempt < retries.attempts()) {
@@ -219,6 +232,63 @@ public final class CasDocument<T> {
     }
     throw new ExhaustedException(name + " " + key + " could not be written after "
         + retries.attempts() + " attempts", known ? current : null, lastErr);
+  }
+
+  /** The answer of {@link #swap}. */
+  public sealed interface Swap {
+    /** The document now holds the value swapped in, at {@code token}. */
+    record Swapped(VersionToken token) implements Swap {}
+
+    /** Someone else changed the document first; {@code current} is what is stored (null: absent). */
+    record Lost(@Nullable StoredObject current) implements Swap {}
+  }
+
+  /**
+   * Swaps {@code value} in over the version {@code held} and nothing else: no re-read, no change
+   * re-applied. A conflict or a read-back showing this call's bytes is {@link Swap.Swapped}; a
+   * read-back showing {@code held} still stored means the swap did not land and is tried again;
+   * anything else is {@link Swap.Lost}.
+   *
+   * @throws ExhaustedException if every attempt failed without landing
+   */
+  public Swap swap(VersionToken held, T value) {
+    Objects.requireNonNull(held, "held");
+    byte[] bytes = codec.encode(value);
+    @Nullable RuntimeException lastErr = null;
+    for (int attempt = 1; attempt <= retries.attempts(); attempt++) {
+      @Nullable StoredObject current;
+      try {
+        CasResult result = store.compareAndSwap(key, held, bytes);
+        if (result instanceof CasResult.Swapped swapped) {
+          return new Swap.Swapped(swapped.token());
+        }
+        current = ((CasResult.Conflict) result).current();
+      } catch (IndeterminateStoreException | TransientStoreException e) {
+        lastErr = settled(e);
+        current = getOrNull();
+        VersionToken now = current == null ? VersionToken.ABSENT : current.token();
+        if (now.equals(held)) {
+          if (attempt < retries.attempts()) {
+            pause(attempt);
+          }
+          continue;
+        }
+      }
+      if (current != null && Arrays.equals(current.bytes(), bytes)) {
+        return new Swap.Swapped(current.token());
+      }
+      return new Swap.Lost(current);
+    }
+    throw new ExhaustedException(name + " " + key + " could not be written after "
+        + retries.attempts() + " attempts", null, lastErr);
+  }
+
+  /** {@code e} if this budget settles it, else thrown at once. */
+  private RuntimeException settled(RuntimeException e) {
+    if (e instanceof TransientStoreException && !retries.retryTransient()) {
+      throw e;
+    }
+    return e;
   }
 
   private void pause(int attempt) {

@@ -9,6 +9,7 @@ import dev.objlog.coordination.CasDocument.ExhaustedException;
 import dev.objlog.coordination.CasDocument.Updated;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.TransientStoreException;
+import dev.objlog.store.VersionToken;
 import dev.objlog.store.fault.FaultInjectingObjectStore;
 import dev.objlog.store.fault.FaultInjectingObjectStore.Fault;
 import dev.objlog.store.fault.FaultInjectingObjectStore.FaultRule;
@@ -39,7 +40,7 @@ class CasDocumentTests {
   private CasDocument<String> document(int attempts) {
     return new CasDocument<>(faults, KEY, "test document",
         CasDocument.Codec.of(b -> new String(b, UTF_8), s -> s.getBytes(UTF_8)),
-        new CasDocument.Retries(attempts, Duration.ofMillis(5), Duration.ofMillis(50), sleeps::add));
+        CasDocument.Retries.backoff(attempts, Duration.ofMillis(5), Duration.ofMillis(50), sleeps::add));
   }
 
   /** Appends "mine" to whatever is stored and answers what it wrote. */
@@ -174,5 +175,75 @@ class CasDocumentTests {
       throw new IllegalStateException("refused");
     })).isInstanceOf(IllegalStateException.class).hasMessage("refused");
     assertThat(faults.requestCount(Operation.COMPARE_AND_SWAP)).isZero();
+  }
+
+  // --- swap over a held version ---------------------------------------------------------------
+
+  private VersionToken held() {
+    return memory.get(KEY).token();
+  }
+
+  @Test
+  void aSwapWhoseReplyWasLostButLandedIsSwapped() {
+    memory.putIfAbsent(KEY, "base".getBytes(UTF_8));
+    faults.addRule(FaultRule.next(Operation.COMPARE_AND_SWAP, Fault.LOST_REPLY, 1));
+
+    CasDocument.Swap swap = document(3).swap(held(), "next");
+
+    assertThat(swap).isEqualTo(new CasDocument.Swap.Swapped(memory.get(KEY).token()));
+    assertThat(stored()).isEqualTo("next");
+    assertThat(faults.requestCount(Operation.COMPARE_AND_SWAP)).isEqualTo(1);
+  }
+
+  @Test
+  void aSwapThatDidNotLandIsTriedAgainOverTheSameVersion() {
+    memory.putIfAbsent(KEY, "base".getBytes(UTF_8));
+    faults.addRule(FaultRule.next(Operation.COMPARE_AND_SWAP, Fault.ERROR_BEFORE, 2));
+
+    CasDocument.Swap swap = document(3).swap(held(), "next");
+
+    assertThat(swap).isInstanceOf(CasDocument.Swap.Swapped.class);
+    assertThat(stored()).isEqualTo("next");
+    assertThat(sleeps).containsExactly(Duration.ofMillis(5), Duration.ofMillis(10));
+  }
+
+  @Test
+  void aSwapOverAVersionSomeoneElseReplacedIsLostWithTheirDocument() {
+    memory.putIfAbsent(KEY, "base".getBytes(UTF_8));
+    VersionToken held = held();
+    rivalWrites("rival");
+    // Lost reply or plain conflict: either way the document is the rival's.
+    faults.addRule(FaultRule.next(Operation.COMPARE_AND_SWAP, Fault.LOST_REPLY, 1));
+
+    CasDocument.Swap swap = document(3).swap(held, "next");
+
+    assertThat(swap).isInstanceOfSatisfying(CasDocument.Swap.Lost.class,
+        lost -> assertThat(new String(lost.current().bytes(), UTF_8)).isEqualTo("rival"));
+    assertThat(stored()).as("nothing written over the rival").isEqualTo("rival");
+    assertThat(faults.requestCount(Operation.COMPARE_AND_SWAP)).as("a lost swap is final").isEqualTo(1);
+  }
+
+  @Test
+  void aSwapThatNeverLandsIsExhausted() {
+    memory.putIfAbsent(KEY, "base".getBytes(UTF_8));
+    faults.addRule(FaultRule.next(Operation.COMPARE_AND_SWAP, Fault.ERROR_BEFORE, 2));
+
+    assertThatThrownBy(() -> document(2).swap(held(), "next"))
+        .isInstanceOfSatisfying(ExhaustedException.class,
+            e -> assertThat(e.getCause()).isInstanceOf(TransientStoreException.class));
+    assertThat(stored()).isEqualTo("base");
+  }
+
+  @Test
+  void aBudgetForIndeterminateRepliesOnlyLetsATransientErrorThrough() {
+    faults.addRule(FaultRule.next(Operation.COMPARE_AND_SWAP, Fault.ERROR_BEFORE, 1));
+    CasDocument<String> document = new CasDocument<>(faults, KEY, "test document",
+        CasDocument.Codec.of(b -> new String(b, UTF_8), s -> s.getBytes(UTF_8)),
+        CasDocument.Retries.immediate(3).indeterminateOnly());
+
+    assertThatThrownBy(() -> document.update(appendMine))
+        .isExactlyInstanceOf(TransientStoreException.class);
+    assertThat(faults.requestCount(Operation.COMPARE_AND_SWAP)).isEqualTo(1);
+    assertThat(faults.requestCount(Operation.GET)).as("no read-back").isEqualTo(1);
   }
 }

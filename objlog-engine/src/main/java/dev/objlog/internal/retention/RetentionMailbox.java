@@ -156,7 +156,7 @@ public record RetentionMailbox(
 
   /** Every maintenance document's budget: 3 attempts, 5 then 10 ms apart (50 ms at most). */
   static CasDocument.Retries retries(Sleeper sleeper) {
-    return new CasDocument.Retries(ATTEMPTS, INITIAL_BACKOFF, MAX_BACKOFF, sleeper);
+    return CasDocument.Retries.backoff(ATTEMPTS, INITIAL_BACKOFF, MAX_BACKOFF, sleeper);
   }
 
   static void checkAdvances(RetentionMailbox stored, long policyVersion, long beforeLsn) {
