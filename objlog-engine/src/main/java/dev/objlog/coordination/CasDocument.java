@@ -17,20 +17,25 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One small document in the bucket that is changed only by compare-and-swap: read it, decode it,
- * let the caller decide the change, swap it in over the version read.
+ * One small document in the bucket that is changed only by compare-and-swap. Two ways to change
+ * it: {@link #update} reads it, decodes it, lets the caller decide and swaps over the version read,
+ * re-applying the change after a conflict; {@link #swap} swaps over a version the caller holds and
+ * treats any other writer as having won.
  *
- * <p>A conflict re-applies the change to the document the conflict reports. A store error that may
- * have taken effect (an {@link IndeterminateStoreException}, a {@link TransientStoreException}) is
- * settled by reading the document back: bytes equal to the ones this call wrote are this call's
- * write and count as success; anything else is the document for the next attempt. A conflict whose
- * document holds this call's bytes (a retried request that had landed) is also success. Between
- * attempts it pauses {@code initialBackoff}, doubling up to {@code maxBackoff}.
+ * <p>A store error that may have taken effect (an {@link IndeterminateStoreException}; a {@link
+ * TransientStoreException} too unless the budget is {@link Retries#indeterminateOnly}) is settled by
+ * reading the document back: bytes equal to the ones this call wrote are this call's write and
+ * count as success; anything else is the document for the next attempt. A conflict whose document
+ * holds this call's bytes (the store adapter repeated a swap whose reply was lost) is also success.
+ * Between attempts it pauses {@code initialBackoff}, doubling up to {@code maxBackoff}. Each
+ * document brings its own key, bytes (the codec) and budget.
  *
  * <p>Error contract: the codec's and the change's exceptions pass through unchanged (the change is
- * where a document refuses, e.g. a regression); when every attempt conflicted or failed, {@link
- * ExhaustedException}, a non-retryable {@link TransientStoreException} whose cause is the last
- * store error (null if the last attempt lost a race).
+ * where a document refuses, e.g. a regression), and so do store errors the budget does not settle
+ * ({@link #update} counts a settled failed read as a failed attempt; {@link #swap} lets an error of
+ * its read back through); when every attempt conflicted or failed, {@link ExhaustedException}, a
+ * final {@link TransientStoreException} whose cause is the last attempt's store error (none if it
+ * lost a race).
  *
  * <p>Thread-safety: safe for concurrent use within and across processes if the codec is (the
  * store's compare-and-swap is atomic); the change function may run several times per call.
