@@ -12,14 +12,13 @@ import dev.objlog.format.key.KeyPrefixes;
 import dev.objlog.format.key.ParsedKey;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.format.key.StreamIds;
+import dev.objlog.coordination.CasDocument;
 import dev.objlog.internal.Elapsed;
 import dev.objlog.internal.catalog.CatalogOptions;
 import dev.objlog.internal.catalog.CatalogStore;
 import dev.objlog.internal.catalog.HeadSnapshot;
 import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.metrics.MetricNames;
-import dev.objlog.store.CasResult;
-import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ListPage;
 import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectNotFoundException;
@@ -31,7 +30,6 @@ import dev.objlog.store.VersionToken;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -703,49 +701,42 @@ public final class Reclaimer implements Runner, AutoCloseable {
       }
     }
 
+    /** The partition's state and lease as a compare-and-swap document; {@code attempts} a call. */
+    private CasDocument<GcState> document(int attempts) {
+      return new CasDocument<>(store, stateKey, "lifecycle state",
+          CasDocument.Codec.of(bytes -> GcState.decode(bytes, streamId, partition), GcState::encode),
+          CasDocument.Retries.immediate(attempts));
+    }
+
     private void acquire() {
       long leaseMs = options.leaseDuration().toMillis();
-      StoredObject current = get(stateKey);
-      RuntimeException lastErr = null;
-      for (int attempt = 1; attempt <= options.casAttempts(); attempt++) {
-        long now = now();
-        GcState candidate = current == null
-            ? GcState.fresh(streamId, partition)
-            : GcState.decode(current.bytes(), streamId, partition);
-        if (!candidate.ownerId.isEmpty() && !candidate.ownerId.equals(options.ownerId())
-            && Long.compareUnsigned(candidate.leaseUntilUnixMs, now) > 0) {
-          throw new LeaseHeldException("lifecycle: partition " + Integer.toUnsignedString(partition)
-              + " is leased by " + candidate.ownerId + " until " + candidate.leaseUntilUnixMs,
-              candidate.ownerId, candidate.leaseUntilUnixMs);
-        }
-        candidate.ownerId = options.ownerId();
-        candidate.leaseUntilUnixMs = now + leaseMs;
-        candidate.updatedUnixMs = now;
-        byte[] bytes = candidate.encode();
-        VersionToken expected = current == null ? VersionToken.ABSENT : current.token();
-        try {
-          CasResult result = store.compareAndSwap(stateKey, expected, bytes);
-          if (result instanceof CasResult.Swapped swapped) {
-            adopt(candidate, swapped.token());
-            return;
+      CasDocument.Updated<GcState> taken;
+      try {
+        taken = document(options.casAttempts()).update(stored -> {
+          long now = now();
+          GcState candidate = stored.orElseGet(() -> GcState.fresh(streamId, partition));
+          if (!candidate.ownerId.isEmpty() && !candidate.ownerId.equals(options.ownerId())
+              && Long.compareUnsigned(candidate.leaseUntilUnixMs, now) > 0) {
+            throw new LeaseHeldException("lifecycle: partition " + Integer.toUnsignedString(partition)
+                + " is leased by " + candidate.ownerId + " until " + candidate.leaseUntilUnixMs,
+                candidate.ownerId, candidate.leaseUntilUnixMs);
           }
-          current = ((CasResult.Conflict) result).current();
-        } catch (IndeterminateStoreException | TransientStoreException e) {
-          lastErr = e;
-          current = get(stateKey);
+          candidate.ownerId = options.ownerId();
+          candidate.leaseUntilUnixMs = now + leaseMs;
+          candidate.updatedUnixMs = now;
+          return CasDocument.write(candidate, candidate);
+        });
+      } catch (CasDocument.ExhaustedException e) {
+        if (e.getCause() instanceof RuntimeException storeError) {
+          throw storeError;
         }
-        if (current != null && Arrays.equals(current.bytes(), bytes)) {
-          adopt(candidate, current.token());
-          return;
-        }
+        StoredObject last = e.lastSeen();
+        String owner = last == null ? "" : GcState.decode(last.bytes(), streamId, partition).ownerId;
+        throw new LeaseHeldException("lifecycle: the state of partition "
+            + Integer.toUnsignedString(partition) + " kept changing for " + options.casAttempts()
+            + " attempts", owner, 0);
       }
-      if (lastErr != null) {
-        throw lastErr;
-      }
-      String owner = current == null ? "" : GcState.decode(current.bytes(), streamId, partition).ownerId;
-      throw new LeaseHeldException("lifecycle: the state of partition "
-          + Integer.toUnsignedString(partition) + " kept changing for " + options.casAttempts()
-          + " attempts", owner, 0);
+      adopt(taken.result(), taken.token());
     }
 
     private void adopt(GcState newState, VersionToken newToken) {
@@ -763,38 +754,25 @@ public final class Reclaimer implements Runner, AutoCloseable {
       state.ownerId = options.ownerId();
       state.leaseUntilUnixMs = now + options.leaseDuration().toMillis();
       state.updatedUnixMs = now;
-      write(state.encode());
+      write(state);
     }
 
-    private void write(byte[] bytes) {
-      RuntimeException lastErr = null;
-      for (int attempt = 1; attempt <= 3; attempt++) {
-        StoredObject current;
-        try {
-          CasResult result = store.compareAndSwap(stateKey, token, bytes);
-          if (result instanceof CasResult.Swapped swapped) {
-            token = swapped.token();
-            return;
-          }
-          current = ((CasResult.Conflict) result).current();
-        } catch (IndeterminateStoreException | TransientStoreException e) {
-          lastErr = e;
-          current = get(stateKey);
-          if (current != null && current.token().equals(token)) {
-            continue; // our write did not land; try again
-          }
-        }
-        if (current != null && Arrays.equals(current.bytes(), bytes)) {
-          token = current.token();
-          return;
-        }
-        lost = true;
-        throw new LeaseLostException("lifecycle: owner " + options.ownerId()
-            + " lost the lease of partition " + Integer.toUnsignedString(partition)
-            + ": the state object was changed by someone else");
+    private void write(GcState saved) {
+      CasDocument.Swap swap;
+      try {
+        swap = document(3).swap(token, saved);
+      } catch (CasDocument.ExhaustedException e) {
+        throw new TransientStoreException("lifecycle: could not save the state of partition "
+            + Integer.toUnsignedString(partition), true, e.getCause());
       }
-      throw new TransientStoreException("lifecycle: could not save the state of partition "
-          + Integer.toUnsignedString(partition), true, lastErr);
+      if (swap instanceof CasDocument.Swap.Swapped swapped) {
+        token = swapped.token();
+        return;
+      }
+      lost = true;
+      throw new LeaseLostException("lifecycle: owner " + options.ownerId()
+          + " lost the lease of partition " + Integer.toUnsignedString(partition)
+          + ": the state object was changed by someone else");
     }
 
     private void release() {
@@ -805,7 +783,7 @@ public final class Reclaimer implements Runner, AutoCloseable {
         state.ownerId = "";
         state.leaseUntilUnixMs = 0;
         state.updatedUnixMs = now();
-        write(state.encode());
+        write(state);
       } catch (ObjlogException e) {
         // The lease expires by itself; the next pass resumes from the last checkpoint.
       }

@@ -4,11 +4,10 @@ import dev.objlog.CorruptObjectException;
 import dev.objlog.InvalidArgumentException;
 import dev.objlog.RetentionRegressionException;
 import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.coordination.CasDocument;
 import dev.objlog.coordination.json.JsonObject;
 import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.coordination.json.JsonWriter;
-import dev.objlog.store.CasResult;
-import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.Sleeper;
@@ -16,7 +15,6 @@ import dev.objlog.store.StoredObject;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -135,52 +133,30 @@ public record RetentionMailbox(
     }
     RetentionMailbox wanted = new RetentionMailbox(keys.streamId(), keys.partition(), policyVersion,
         beforeLsn, Math.max(0, nowMs));
-    byte[] bytes = wanted.encode();
-    String key = keys.retentionMailbox();
-    @Nullable StoredObject current = null;
-    boolean known = false;
-    RuntimeException lastErr = null;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try {
-        if (!known) {
-          current = getOrNull(store, key);
-        }
-        known = false;
-        Outcome outcome = Outcome.CREATED;
-        VersionToken expected = VersionToken.ABSENT;
-        if (current != null) {
-          if (Arrays.equals(current.bytes(), bytes)) {
-            return new Written(wanted, Outcome.UNCHANGED);
-          }
-          RetentionMailbox stored = decode(current.bytes(), keys);
-          if (stored.policyVersion == policyVersion && stored.beforeLsn == beforeLsn) {
-            return new Written(stored, Outcome.UNCHANGED);
-          }
-          checkAdvances(stored, policyVersion, beforeLsn);
-          outcome = Outcome.ADVANCED;
-          expected = current.token();
-        }
-        CasResult result = store.compareAndSwap(key, expected, bytes);
-        if (result.swapped()) {
-          return new Written(wanted, outcome);
-        }
-        current = ((CasResult.Conflict) result).current();
-        known = true;
-        lastErr = null;
-      } catch (IndeterminateStoreException | TransientStoreException e) {
-        lastErr = e;
+    return document(store, keys, sleeper).update(stored -> {
+      if (stored.isEmpty()) {
+        return CasDocument.write(wanted, new Written(wanted, Outcome.CREATED));
       }
-      if (attempt < ATTEMPTS) {
-        pause(sleeper, attempt);
+      RetentionMailbox current = stored.get();
+      if (current.policyVersion == policyVersion && current.beforeLsn == beforeLsn) {
+        return CasDocument.keep(new Written(current, Outcome.UNCHANGED));
       }
-    }
-    // A last look settles an ambiguous final attempt.
-    StoredObject last = getOrNull(store, key);
-    if (last != null && Arrays.equals(last.bytes(), bytes)) {
-      return new Written(wanted, current == null ? Outcome.CREATED : Outcome.ADVANCED);
-    }
-    throw new TransientStoreException("retention mailbox " + key + " could not be written after "
-        + ATTEMPTS + " attempts", false, lastErr);
+      checkAdvances(current, policyVersion, beforeLsn);
+      return CasDocument.write(wanted, new Written(wanted, Outcome.ADVANCED));
+    }).result();
+  }
+
+  /** The mailbox of {@code keys}' partition as a compare-and-swap document with its budget. */
+  static CasDocument<RetentionMailbox> document(ObjectStore store, PartitionKeys keys,
+      Sleeper sleeper) {
+    return new CasDocument<>(store, keys.retentionMailbox(), "retention mailbox",
+        CasDocument.Codec.of(bytes -> decode(bytes, keys), RetentionMailbox::encode),
+        retries(sleeper));
+  }
+
+  /** Every maintenance document's budget: 3 attempts, 5 then 10 ms apart (50 ms at most). */
+  static CasDocument.Retries retries(Sleeper sleeper) {
+    return CasDocument.Retries.backoff(ATTEMPTS, INITIAL_BACKOFF, MAX_BACKOFF, sleeper);
   }
 
   static void checkAdvances(RetentionMailbox stored, long policyVersion, long beforeLsn) {
@@ -200,16 +176,6 @@ public record RetentionMailbox(
       return store.get(key);
     } catch (ObjectNotFoundException e) {
       return null;
-    }
-  }
-
-  static void pause(Sleeper sleeper, int attempt) {
-    long ms = Math.min(MAX_BACKOFF.toMillis(), INITIAL_BACKOFF.toMillis() << Math.min(attempt - 1, 10));
-    try {
-      sleeper.sleep(Duration.ofMillis(ms));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TransientStoreException("interrupted while retrying a maintenance write", false, e);
     }
   }
 }

@@ -1,8 +1,6 @@
 package dev.objlog.internal.retention;
 
-import static dev.objlog.internal.retention.RetentionMailbox.ATTEMPTS;
 import static dev.objlog.internal.retention.RetentionMailbox.getOrNull;
-import static dev.objlog.internal.retention.RetentionMailbox.pause;
 
 import dev.objlog.CorruptObjectException;
 import dev.objlog.InvalidArgumentException;
@@ -12,20 +10,16 @@ import dev.objlog.format.catalog.CatalogFormat;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.internal.LogRuntime;
 import dev.objlog.internal.catalog.HeadSnapshot;
+import dev.objlog.coordination.CasDocument;
 import dev.objlog.coordination.json.JsonObject;
 import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.coordination.json.JsonWriter;
 import dev.objlog.internal.metrics.MetricNames;
-import dev.objlog.store.CasResult;
-import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.TransientStoreException;
-import dev.objlog.store.VersionToken;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The snapshot marker of a partition, {@code maintenance/snapshot.json} under the partition's
@@ -127,56 +121,27 @@ public final class SnapshotMarkers {
     }
     SnapshotMarker wanted = new SnapshotMarker(keys.streamId(), partition, throughLsn, objectKey,
         Math.max(0, runtime.clock().millis()));
-    byte[] bytes = encode(wanted);
-    String key = key(keys);
-    ObjectStore store = runtime.store();
-    @Nullable StoredObject current = null;
-    boolean known = false;
-    RuntimeException lastErr = null;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try {
-        if (!known) {
-          current = getOrNull(store, key);
-        }
-        known = false;
-        VersionToken expected = VersionToken.ABSENT;
-        if (current != null) {
-          SnapshotMarker stored = decode(current.bytes(), keys);
-          int order = Long.compareUnsigned(throughLsn, stored.throughLsn());
+    CasDocument.Updated<SnapshotMarker> updated = new CasDocument<>(runtime.store(), key(keys),
+        "snapshot marker", CasDocument.Codec.of(bytes -> decode(bytes, keys), SnapshotMarkers::encode),
+        RetentionMailbox.retries(runtime.options().sleeper())).update(stored -> {
+          if (stored.isEmpty()) {
+            return CasDocument.write(wanted, wanted);
+          }
+          SnapshotMarker current = stored.get();
+          int order = Long.compareUnsigned(throughLsn, current.throughLsn());
           if (order < 0) {
             throw new SnapshotRegressionException("the newest snapshot of partition "
                 + Integer.toUnsignedString(partition) + " already covers LSN "
-                + Long.toUnsignedString(stored.throughLsn()) + ", above "
+                + Long.toUnsignedString(current.throughLsn()) + ", above "
                 + Long.toUnsignedString(throughLsn));
           }
-          if (order == 0 && stored.objectKey().equals(objectKey)) {
-            count(runtime, partition, "unchanged");
-            return stored;
+          if (order == 0 && current.objectKey().equals(objectKey)) {
+            return CasDocument.keep(current);
           }
-          expected = current.token();
-        }
-        CasResult result = store.compareAndSwap(key, expected, bytes);
-        if (result.swapped()) {
-          count(runtime, partition, "recorded");
-          return wanted;
-        }
-        current = ((CasResult.Conflict) result).current();
-        known = true;
-        lastErr = null;
-      } catch (IndeterminateStoreException | TransientStoreException e) {
-        lastErr = e;
-      }
-      if (attempt < ATTEMPTS) {
-        pause(runtime.options().sleeper(), attempt);
-      }
-    }
-    StoredObject last = getOrNull(store, key);
-    if (last != null && Arrays.equals(last.bytes(), bytes)) {
-      count(runtime, partition, "recorded");
-      return wanted;
-    }
-    throw new TransientStoreException("snapshot marker " + key + " could not be written after "
-        + ATTEMPTS + " attempts", false, lastErr);
+          return CasDocument.write(wanted, wanted);
+        });
+    count(runtime, partition, updated.written() ? "recorded" : "unchanged");
+    return updated.result();
   }
 
   private static void count(LogRuntime runtime, int partition, String outcome) {

@@ -1,12 +1,12 @@
 package dev.objlog.spring.listener.checkpoint;
 
 import dev.objlog.CorruptObjectException;
+import dev.objlog.coordination.CasDocument;
 import dev.objlog.coordination.json.JsonObject;
 import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.read.CheckpointInvalidException;
 import dev.objlog.read.CursorCheckpoint;
-import dev.objlog.store.CasResult;
 import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -47,6 +46,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safety: safe for concurrent use, within and across processes.
  */
 public final class BucketCheckpointRepository implements CheckpointRepository, LeaseRepository {
+  /** Checkpoints are encoded here, with the save's time; the document helper moves bytes. */
+  private static final CasDocument.Codec<byte[]> RAW = CasDocument.Codec.of(bytes -> bytes, bytes -> bytes);
+  /** One swap a save; an ambiguous reply is settled by one read back. */
+  private static final CasDocument.Retries ONE_ATTEMPT = CasDocument.Retries.immediate(1).indeterminateOnly();
+
   private final ObjectStore store;
   private final CatalogLocator locator;
   private final Clock clock;
@@ -118,34 +122,20 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
     }
     String objectKey = checkpointObjectKey(key);
     VersionToken expected = VersionToken.of(expectedVersion.value());
-    byte[] bytes = encode(checkpoint, clock.millis());
-    CasResult result;
+    // The stored bytes carry this save's time, so bytes read back after an ambiguous reply, or
+    // shown by a conflict after the adapter repeated a swap whose reply was lost, are this save.
+    CasDocument.Swap swap;
     try {
-      result = store.compareAndSwap(objectKey, expected, bytes);
-    } catch (IndeterminateStoreException e) {
-      StoredObject after;
-      try {
-        after = store.get(objectKey);
-      } catch (ObjectNotFoundException missing) {
-        throw e;
-      }
-      if (Arrays.equals(after.bytes(), bytes)) {
-        return CheckpointVersion.of(after.token().value());
-      }
-      if (!after.token().equals(expected)) {
-        throw new CheckpointConflictException(key, expectedVersion, decode(key, after));
-      }
-      throw e;
+      swap = new CasDocument<>(store, objectKey, "checkpoint", RAW, ONE_ATTEMPT)
+          .swap(VersionToken.of(expectedVersion.value()), encode(checkpoint, clock.millis()));
+    } catch (CasDocument.ExhaustedException e) {
+      // The swap may or may not land later: the store's own error says so.
+      throw (IndeterminateStoreException) Objects.requireNonNull(e.getCause());
     }
-    if (result instanceof CasResult.Swapped swapped) {
+    if (swap instanceof CasDocument.Swap.Swapped swapped) {
       return CheckpointVersion.of(swapped.token().value());
     }
-    StoredObject current = ((CasResult.Conflict) result).current();
-    if (current != null && Arrays.equals(current.bytes(), bytes)) {
-      // Our own save: the adapter's retry loop repeated a swap whose reply was lost, and the
-      // repeat found what the first try wrote (the bytes carry this save's time, so they are ours).
-      return CheckpointVersion.of(current.token().value());
-    }
+    @Nullable StoredObject current = ((CasDocument.Swap.Lost) swap).current();
     throw new CheckpointConflictException(key, expectedVersion, current == null ? null : decode(key, current));
   }
 

@@ -2,15 +2,12 @@ package dev.objlog.spring.listener.checkpoint;
 
 import dev.objlog.CorruptObjectException;
 import dev.objlog.UnsupportedVersionException;
+import dev.objlog.coordination.CasDocument;
 import dev.objlog.coordination.json.JsonObject;
 import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.coordination.json.JsonWriter;
-import dev.objlog.store.CasResult;
-import dev.objlog.store.IndeterminateStoreException;
-import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoredObject;
-import dev.objlog.store.VersionToken;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -44,6 +41,7 @@ public final class BucketLease {
   private final ObjectStore store;
   private final String objectKey;
   private final Clock clock;
+  private final CasDocument<LeaseState> document;
 
   /**
    * A lease at {@code objectKey}.
@@ -54,6 +52,9 @@ public final class BucketLease {
     this.store = Objects.requireNonNull(store, "store");
     this.objectKey = Objects.requireNonNull(objectKey, "objectKey");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.document = new CasDocument<>(store, objectKey, "lease",
+        CasDocument.Codec.of(this::decode, BucketLease::encode),
+        CasDocument.Retries.immediate(MAX_ATTEMPTS).indeterminateOnly());
   }
 
   /** Where the lease lives. */
@@ -83,15 +84,12 @@ public final class BucketLease {
 
   /** See {@link LeaseRepository#current(LeaseKey)}. */
   public Optional<Lease> current() {
-    Read read = read();
-    return read.state == null ? Optional.empty() : Optional.ofNullable(read.state.validLeaseAt(clock.millis()));
+    return document.read().flatMap(state -> Optional.ofNullable(state.validLeaseAt(clock.millis())));
   }
 
   private interface Rule {
     @Nullable LeaseState apply(@Nullable LeaseState current, long nowMs);
   }
-
-  private record Read(@Nullable LeaseState state, VersionToken token) {}
 
   /** What a change wrote (null: nothing, refused) and the state it last saw. */
   private record Outcome(@Nullable LeaseState written, @Nullable LeaseState seen, long nowMs) {
@@ -104,42 +102,21 @@ public final class BucketLease {
   }
 
   private Outcome change(Rule rule) {
-    Read read = read();
-    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      long now = clock.millis();
-      LeaseState next = rule.apply(read.state, now);
-      if (next == null) {
-        return new Outcome(null, read.state, now);
-      }
-      CasResult result;
-      try {
-        result = store.compareAndSwap(objectKey, read.token, encode(next));
-      } catch (IndeterminateStoreException e) {
-        Read after = read();
-        if (next.equals(after.state)) {
-          return new Outcome(next, after.state, now);
-        }
-        read = after;
-        continue;
-      }
-      if (result instanceof CasResult.Swapped) {
-        return new Outcome(next, read.state, now);
-      }
-      StoredObject current = ((CasResult.Conflict) result).current();
-      read = current == null ? new Read(null, VersionToken.ABSENT) : new Read(decode(current), current.token());
-    }
-    // Lost every race: report what is there now.
-    return new Outcome(null, read.state, clock.millis());
-  }
-
-  private Read read() {
-    StoredObject object;
     try {
-      object = store.get(objectKey);
-    } catch (ObjectNotFoundException e) {
-      return new Read(null, VersionToken.ABSENT);
+      return document.update(current -> {
+        long now = clock.millis();
+        @Nullable LeaseState seen = current.orElse(null);
+        @Nullable LeaseState next = rule.apply(seen, now);
+        if (next == null) {
+          return CasDocument.<LeaseState, Outcome>keep(new Outcome(null, seen, now));
+        }
+        return CasDocument.write(next, new Outcome(next, seen, now));
+      }).result();
+    } catch (CasDocument.ExhaustedException e) {
+      // Lost every race: report what is there now.
+      StoredObject last = e.lastSeen();
+      return new Outcome(null, last == null ? null : decode(last.bytes()), clock.millis());
     }
-    return new Read(decode(object), object.token());
   }
 
   static byte[] encode(LeaseState state) {
@@ -151,11 +128,11 @@ public final class BucketLease {
         .finishBytes();
   }
 
-  private LeaseState decode(StoredObject object) {
+  private LeaseState decode(byte[] bytes) {
     JsonObject fields;
     long version;
     try {
-      fields = JsonReader.parseObject(object.bytes(), "lease").requireFlat();
+      fields = JsonReader.parseObject(bytes, "lease").requireFlat();
       version = fields.unsignedAtMost("version", Long.MAX_VALUE);
     } catch (CorruptObjectException e) {
       throw notALease(e);
