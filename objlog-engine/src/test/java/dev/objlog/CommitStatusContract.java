@@ -6,24 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.objlog.read.Freshness;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.store.CasResult;
-import dev.objlog.store.ConditionalGetResult;
-import dev.objlog.store.CreateResult;
 import dev.objlog.store.IndeterminateStoreException;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
-import dev.objlog.store.ObjectUpload;
-import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
 import dev.objlog.store.fault.FaultInjectingObjectStore;
 import dev.objlog.store.fault.FaultInjectingObjectStore.Fault;
 import dev.objlog.store.fault.FaultInjectingObjectStore.FaultRule;
 import dev.objlog.store.fault.FaultInjectingObjectStore.Operation;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -264,12 +257,11 @@ public abstract class CommitStatusContract {
    * Head swaps that time out on the way to the store: never performed, yet reported as possibly
    * performed, since a client cannot tell (the other side of {@link Fault#TIMEOUT}'s coin).
    */
-  static final class SwapDroppingStore implements ObjectStore {
-    private final ObjectStore delegate;
+  static final class SwapDroppingStore extends ForwardingObjectStore {
     volatile boolean dropHeadSwaps;
 
     SwapDroppingStore(ObjectStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     @Override
@@ -278,46 +270,6 @@ public abstract class CommitStatusContract {
         throw new IndeterminateStoreException("test: the head swap of " + key + " timed out before it reached the store");
       }
       return delegate.compareAndSwap(key, expected, bytes);
-    }
-
-    @Override
-    public StoredObject get(String key) {
-      return delegate.get(key);
-    }
-
-    @Override
-    public byte[] getRange(String key, long offset, int length) {
-      return delegate.getRange(key, offset, length);
-    }
-
-    @Override
-    public Optional<ObjectMetadata> head(String key) {
-      return delegate.head(key);
-    }
-
-    @Override
-    public ConditionalGetResult getIfChanged(String key, VersionToken known) {
-      return delegate.getIfChanged(key, known);
-    }
-
-    @Override
-    public CreateResult putIfAbsent(String key, byte[] bytes) {
-      return delegate.putIfAbsent(key, bytes);
-    }
-
-    @Override
-    public ObjectUpload startUpload(String key) {
-      return delegate.startUpload(key);
-    }
-
-    @Override
-    public ListPage list(String prefix, String afterKey, int limit) {
-      return delegate.list(prefix, afterKey, limit);
-    }
-
-    @Override
-    public void delete(Collection<String> keys) {
-      delegate.delete(keys);
     }
 
     @Override

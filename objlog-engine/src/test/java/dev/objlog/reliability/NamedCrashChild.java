@@ -11,21 +11,17 @@ import dev.objlog.WriterOptions;
 import dev.objlog.lifecycle.Reclaimer;
 import dev.objlog.lifecycle.ReclaimerOptions;
 import dev.objlog.store.CasResult;
-import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.ObjectUpload;
-import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
 import dev.objlog.store.filesystem.FilesystemObjectStore;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -157,18 +153,11 @@ final class NamedCrashChild {
   }
 
   /** Delegates everything; stops at the armed point. */
-  private static final class CrashPointStore implements ObjectStore {
-    private final ObjectStore delegate;
+  private static final class CrashPointStore extends ForwardingObjectStore {
 
     CrashPointStore(ObjectStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
-
-    @Override public StoredObject get(String key) { return delegate.get(key); }
-    @Override public byte[] getRange(String key, long offset, int length) { return delegate.getRange(key, offset, length); }
-    @Override public Optional<ObjectMetadata> head(String key) { return delegate.head(key); }
-    @Override public ConditionalGetResult getIfChanged(String key, VersionToken known) { return delegate.getIfChanged(key, known); }
-    @Override public CreateResult putIfAbsent(String key, byte[] bytes) { return delegate.putIfAbsent(key, bytes); }
 
     @Override
     public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
@@ -199,8 +188,6 @@ final class NamedCrashChild {
         }
       };
     }
-
-    @Override public ListPage list(String prefix, String afterKey, int limit) { return delegate.list(prefix, afterKey, limit); }
 
     @Override
     public void delete(Collection<String> keys) {

@@ -1,16 +1,9 @@
 package dev.objlog.reliability;
 
 import dev.objlog.store.CasResult;
-import dev.objlog.store.ConditionalGetResult;
-import dev.objlog.store.CreateResult;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
-import dev.objlog.store.ObjectUpload;
-import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
-import java.util.Collection;
-import java.util.Optional;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -23,8 +16,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safety: safe for concurrent use; arm it while only one writer of this contender lives.
  */
-final class RaceStore implements ObjectStore {
-  private final ObjectStore delegate;
+final class RaceStore extends ForwardingObjectStore {
   private final String contender;
   private final @Nullable PublishGate gate;
   private final @Nullable OverlapTracker tracker;
@@ -37,7 +29,7 @@ final class RaceStore implements ObjectStore {
 
   RaceStore(ObjectStore delegate, String contender, @Nullable PublishGate gate, @Nullable OverlapTracker tracker,
       Consumer<String> out) {
-    this.delegate = delegate;
+    super(delegate);
     this.contender = contender;
     this.gate = gate;
     this.tracker = tracker;
@@ -88,46 +80,6 @@ final class RaceStore implements ObjectStore {
       }
     }
     return result;
-  }
-
-  @Override
-  public StoredObject get(String key) {
-    return delegate.get(key);
-  }
-
-  @Override
-  public byte[] getRange(String key, long offset, int length) {
-    return delegate.getRange(key, offset, length);
-  }
-
-  @Override
-  public Optional<ObjectMetadata> head(String key) {
-    return delegate.head(key);
-  }
-
-  @Override
-  public ConditionalGetResult getIfChanged(String key, VersionToken known) {
-    return delegate.getIfChanged(key, known);
-  }
-
-  @Override
-  public CreateResult putIfAbsent(String key, byte[] bytes) {
-    return delegate.putIfAbsent(key, bytes);
-  }
-
-  @Override
-  public ObjectUpload startUpload(String key) {
-    return delegate.startUpload(key);
-  }
-
-  @Override
-  public ListPage list(String prefix, String afterKey, int limit) {
-    return delegate.list(prefix, afterKey, limit);
-  }
-
-  @Override
-  public void delete(Collection<String> keys) {
-    delegate.delete(keys);
   }
 
   @Override

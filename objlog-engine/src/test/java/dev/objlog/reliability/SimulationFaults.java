@@ -10,6 +10,7 @@ import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Optional;
@@ -35,71 +36,12 @@ final class SimulationFaults {
     return key.endsWith("/head.plc");
   }
 
-  /** Passes every call through; subclasses override what they break. */
-  static class Forwarding implements ObjectStore {
-    final ObjectStore delegate;
-
-    Forwarding(ObjectStore delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public StoredObject get(String key) {
-      return delegate.get(key);
-    }
-
-    @Override
-    public byte[] getRange(String key, long offset, int length) {
-      return delegate.getRange(key, offset, length);
-    }
-
-    @Override
-    public Optional<ObjectMetadata> head(String key) {
-      return delegate.head(key);
-    }
-
-    @Override
-    public ConditionalGetResult getIfChanged(String key, VersionToken known) {
-      return delegate.getIfChanged(key, known);
-    }
-
-    @Override
-    public CreateResult putIfAbsent(String key, byte[] bytes) {
-      return delegate.putIfAbsent(key, bytes);
-    }
-
-    @Override
-    public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
-      return delegate.compareAndSwap(key, expected, bytes);
-    }
-
-    @Override
-    public ObjectUpload startUpload(String key) {
-      return delegate.startUpload(key);
-    }
-
-    @Override
-    public ListPage list(String prefix, String afterKey, int limit) {
-      return delegate.list(prefix, afterKey, limit);
-    }
-
-    @Override
-    public void delete(Collection<String> keys) {
-      delegate.delete(keys);
-    }
-
-    @Override
-    public String describe() {
-      return getClass().getSimpleName() + "(" + delegate.describe() + ")";
-    }
-  }
-
   /**
    * Rewrites every retention request it stores to trim everything ({@code before_lsn} at the
    * largest signed value; the writer clamps it to next_lsn): a request serialised wrongly, or
    * retention that trims below what was asked.
    */
-  static final class RetentionRewritingStore extends Forwarding {
+  static final class RetentionRewritingStore extends ForwardingObjectStore {
     RetentionRewritingStore(ObjectStore delegate) {
       super(delegate);
     }
@@ -129,7 +71,7 @@ final class SimulationFaults {
    * store adapter (or in code the writer calls) surfacing as an unchecked exception in background
    * work, which the writer wraps into a plain {@code ObjlogException}.
    */
-  static final class NullPointerOnUploadStore extends Forwarding {
+  static final class NullPointerOnUploadStore extends ForwardingObjectStore {
     private final int every;
     private long calls;
 
@@ -151,7 +93,7 @@ final class SimulationFaults {
    * Reports every {@code every}-th segment upload as created but keeps nothing: a store that
    * acknowledges a write it did not make durable.
    */
-  static final class SegmentDroppingStore extends Forwarding {
+  static final class SegmentDroppingStore extends ForwardingObjectStore {
     private final int every;
     private long uploads;
 
@@ -201,7 +143,7 @@ final class SimulationFaults {
    * swap lands with the old content): a lost update, as a store replica that acknowledged a write
    * and then lost it would cause.
    */
-  static final class HeadSwapLosingStore extends Forwarding {
+  static final class HeadSwapLosingStore extends ForwardingObjectStore {
     private final int every;
     private long swaps;
 
@@ -230,7 +172,7 @@ final class SimulationFaults {
    * version token: a cache or replica serving a stale object as if it were current. A writer
    * that takes over from it swaps successfully onto an old head and re-mints committed LSNs.
    */
-  static final class StaleHeadReadStore extends Forwarding {
+  static final class StaleHeadReadStore extends ForwardingObjectStore {
     private final int every;
     private final java.util.Map<String, byte[]> previous = new java.util.HashMap<>();
     private long reads;
@@ -287,7 +229,7 @@ final class SimulationFaults {
    * it, when there is one): a store or cache that mixes up keys. Readers must refuse it rather
    * than return records nobody committed at those LSNs.
    */
-  static final class ForeignSegmentStore extends Forwarding {
+  static final class ForeignSegmentStore extends ForwardingObjectStore {
     ForeignSegmentStore(ObjectStore delegate) {
       super(delegate);
     }
@@ -340,7 +282,7 @@ final class SimulationFaults {
    * Refuses every {@code every}-th upload start with a transient error: a flaky network. Not a
    * bug; it makes uploads retry often, which a bug in deadline handling needs to show.
    */
-  static final class FlakyUploadStore extends Forwarding {
+  static final class FlakyUploadStore extends ForwardingObjectStore {
     private final int every;
     private long calls;
 
@@ -359,7 +301,7 @@ final class SimulationFaults {
   }
 
   /** Refuses every write with a transient error: a bucket the log can never change. */
-  static final class WriteRefusingStore extends Forwarding {
+  static final class WriteRefusingStore extends ForwardingObjectStore {
     WriteRefusingStore(ObjectStore delegate) {
       super(delegate);
     }

@@ -12,6 +12,7 @@ import dev.objlog.store.CasResult;
 import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.VersionToken;
 import dev.objlog.store.memory.MemoryObjectStore;
+import dev.objlog.testing.ForwardingObjectStore;
 import dev.objlog.testing.MutableClock;
 import dev.objlog.testing.SteppedScheduler;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class StoreIoExecutorOptionTests {
       }
     });
     List<String> calls = new ArrayList<>();
-    SimulationFaults.Forwarding bucket = new SimulationFaults.Forwarding(new MemoryObjectStore(clock)) {
+    ForwardingObjectStore bucket = new ForwardingObjectStore(new MemoryObjectStore(clock)) {
       @Override
       public ObjectUpload startUpload(String key) {
         calls.add("upload on " + (inIo[0] ? "io" : "scheduler"));

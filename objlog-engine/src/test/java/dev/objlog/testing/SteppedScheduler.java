@@ -52,6 +52,7 @@ public final class SteppedScheduler extends AbstractExecutorService implements S
   /** Queues by pool, in creation order (iteration order must not depend on hashing). */
   private final Map<String, List<Task<?>>> queues = new LinkedHashMap<>();
   private final Map<String, Pool> views = new LinkedHashMap<>();
+  private final Pool own = new Pool(SCHEDULER);
   private final List<Escaped> escaped = new ArrayList<>();
   private long sequence;
   private long executed;
@@ -241,29 +242,30 @@ public final class SteppedScheduler extends AbstractExecutorService implements S
     return enqueue(pool, new Task<>(pool, callable, after(delay, unit), period));
   }
 
+  // The scheduler's own pool schedules exactly as any other named pool does.
   @Override
   public void execute(Runnable command) {
-    submitTo(SCHEDULER, Executors.callable(command, null), 0, TimeUnit.NANOSECONDS, 0);
+    own.execute(command);
   }
 
   @Override
   public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-    return submitTo(SCHEDULER, Executors.callable(command, null), delay, unit, 0);
+    return own.schedule(command, delay, unit);
   }
 
   @Override
   public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
-    return submitTo(SCHEDULER, callable, delay, unit, 0);
+    return own.schedule(callable, delay, unit);
   }
 
   @Override
   public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-    return submitTo(SCHEDULER, Executors.callable(command, null), initialDelay, unit, unit.toNanos(period));
+    return own.scheduleAtFixedRate(command, initialDelay, period, unit);
   }
 
   @Override
   public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-    return submitTo(SCHEDULER, Executors.callable(command, null), initialDelay, unit, -unit.toNanos(delay));
+    return own.scheduleWithFixedDelay(command, initialDelay, delay, unit);
   }
 
   @Override

@@ -1,17 +1,11 @@
 package dev.objlog.internal.read;
 
-import dev.objlog.store.CasResult;
 import dev.objlog.store.ConditionalGetResult;
-import dev.objlog.store.CreateResult;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
-import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
-import java.util.Collection;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * flight at once, and gates that hold requests so a test can line up concurrent callers
  * deterministically.
  */
-final class ObservedStore implements ObjectStore {
-  private final ObjectStore delegate;
+final class ObservedStore extends ForwardingObjectStore {
   final AtomicInteger gets = new AtomicInteger();
   final AtomicInteger conditionalGets = new AtomicInteger();
   final AtomicInteger rangeGets = new AtomicInteger();
@@ -42,7 +35,7 @@ final class ObservedStore implements ObjectStore {
   volatile Runnable beforeRead = () -> {};
 
   ObservedStore(ObjectStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   void resetCounts() {
@@ -82,11 +75,6 @@ final class ObservedStore implements ObjectStore {
   }
 
   @Override
-  public Optional<ObjectMetadata> head(String key) {
-    return delegate.head(key);
-  }
-
-  @Override
   public ConditionalGetResult getIfChanged(String key, VersionToken known) {
     beforeRead.run();
     conditionalGets.incrementAndGet();
@@ -105,31 +93,6 @@ final class ObservedStore implements ObjectStore {
     ConditionalGetResult result = delegate.getIfChanged(key, known);
     conditionalAnswers.add(result.getClass());
     return result;
-  }
-
-  @Override
-  public CreateResult putIfAbsent(String key, byte[] bytes) {
-    return delegate.putIfAbsent(key, bytes);
-  }
-
-  @Override
-  public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
-    return delegate.compareAndSwap(key, expected, bytes);
-  }
-
-  @Override
-  public ObjectUpload startUpload(String key) {
-    return delegate.startUpload(key);
-  }
-
-  @Override
-  public ListPage list(String prefix, String afterKey, int limit) {
-    return delegate.list(prefix, afterKey, limit);
-  }
-
-  @Override
-  public void delete(Collection<String> keys) {
-    delegate.delete(keys);
   }
 
   @Override

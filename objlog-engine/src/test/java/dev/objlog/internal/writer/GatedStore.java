@@ -1,17 +1,12 @@
 package dev.objlog.internal.writer;
 
 import dev.objlog.store.CasResult;
-import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.ObjectUpload;
-import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,8 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * counts both, plus upload aborts and the bytes streamed into uploads; and can answer an upload's
  * completion as a store adapter's retry after a lost reply does.
  */
-final class GatedStore implements ObjectStore {
-  private final ObjectStore delegate;
+final class GatedStore extends ForwardingObjectStore {
   private volatile CountDownLatch uploadGate = new CountDownLatch(0);
   private volatile CountDownLatch casGate = new CountDownLatch(0);
   private volatile Duration casDelay = Duration.ZERO;
@@ -37,7 +31,7 @@ final class GatedStore implements ObjectStore {
   final AtomicInteger repeatedCompletions = new AtomicInteger();
 
   GatedStore(ObjectStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   void closeUploadGate() {
@@ -80,31 +74,6 @@ final class GatedStore implements ObjectStore {
     } finally {
       waiting.decrementAndGet();
     }
-  }
-
-  @Override
-  public StoredObject get(String key) {
-    return delegate.get(key);
-  }
-
-  @Override
-  public byte[] getRange(String key, long offset, int length) {
-    return delegate.getRange(key, offset, length);
-  }
-
-  @Override
-  public Optional<ObjectMetadata> head(String key) {
-    return delegate.head(key);
-  }
-
-  @Override
-  public ConditionalGetResult getIfChanged(String key, VersionToken known) {
-    return delegate.getIfChanged(key, known);
-  }
-
-  @Override
-  public CreateResult putIfAbsent(String key, byte[] bytes) {
-    return delegate.putIfAbsent(key, bytes);
   }
 
   @Override
@@ -160,16 +129,6 @@ final class GatedStore implements ObjectStore {
         upload.abort();
       }
     };
-  }
-
-  @Override
-  public ListPage list(String prefix, String afterKey, int limit) {
-    return delegate.list(prefix, afterKey, limit);
-  }
-
-  @Override
-  public void delete(Collection<String> keys) {
-    delegate.delete(keys);
   }
 
   @Override

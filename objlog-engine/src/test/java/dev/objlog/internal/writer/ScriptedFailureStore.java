@@ -1,16 +1,10 @@
 package dev.objlog.internal.writer;
 
 import dev.objlog.store.CasResult;
-import dev.objlog.store.ConditionalGetResult;
-import dev.objlog.store.CreateResult;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.ObjectUpload;
-import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
-import java.util.Collection;
-import java.util.Optional;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,14 +13,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * dev.objlog.store.TransientStoreException} to fail the request before it reaches the store);
  * returning lets the request through.
  */
-final class ScriptedFailureStore implements ObjectStore {
+final class ScriptedFailureStore extends ForwardingObjectStore {
   /** Runs before a request; throws to fail it. */
   @FunctionalInterface
   interface Script {
     void before(int call);
   }
 
-  private final ObjectStore delegate;
   private final String headKey;
   private volatile Script uploads = call -> {};
   private volatile Script headSwaps = call -> {};
@@ -34,7 +27,7 @@ final class ScriptedFailureStore implements ObjectStore {
   final AtomicInteger headSwapCalls = new AtomicInteger();
 
   ScriptedFailureStore(ObjectStore delegate, String headKey) {
-    this.delegate = delegate;
+    super(delegate);
     this.headKey = headKey;
   }
 
@@ -44,31 +37,6 @@ final class ScriptedFailureStore implements ObjectStore {
 
   void onHeadSwap(Script script) {
     headSwaps = script;
-  }
-
-  @Override
-  public StoredObject get(String key) {
-    return delegate.get(key);
-  }
-
-  @Override
-  public byte[] getRange(String key, long offset, int length) {
-    return delegate.getRange(key, offset, length);
-  }
-
-  @Override
-  public Optional<ObjectMetadata> head(String key) {
-    return delegate.head(key);
-  }
-
-  @Override
-  public ConditionalGetResult getIfChanged(String key, VersionToken known) {
-    return delegate.getIfChanged(key, known);
-  }
-
-  @Override
-  public CreateResult putIfAbsent(String key, byte[] bytes) {
-    return delegate.putIfAbsent(key, bytes);
   }
 
   @Override
@@ -83,16 +51,6 @@ final class ScriptedFailureStore implements ObjectStore {
   public ObjectUpload startUpload(String key) {
     uploads.before(uploadCalls.incrementAndGet());
     return delegate.startUpload(key);
-  }
-
-  @Override
-  public ListPage list(String prefix, String afterKey, int limit) {
-    return delegate.list(prefix, afterKey, limit);
-  }
-
-  @Override
-  public void delete(Collection<String> keys) {
-    delegate.delete(keys);
   }
 
   @Override

@@ -2,42 +2,15 @@ package dev.objlog.store.s3;
 
 import dev.objlog.LogScenarioContract;
 import dev.objlog.store.ObjectStore;
-import dev.objlog.store.RetryPolicy;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The log's key scenarios against S3Proxy with atomic conditional writes. */
 class LogScenariosOnS3ProxyTests extends LogScenarioContract {
-  private static S3ProxyServer server;
-  private static ObjectStore shared;
-
-  @BeforeAll
-  static void startServer() {
-    server = S3ProxyServer.start(true);
-    server.createBucket("scenarios");
-    shared = S3ObjectStore.builder()
-        .bucket("scenarios")
-        .endpoint(server.endpoint)
-        .pathStyle(true)
-        .region("us-east-1")
-        .credentials(S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)
-        .retryPolicy(new RetryPolicy(3, Duration.ofMillis(20), Duration.ofMillis(200), 0.5, Duration.ofSeconds(30)))
-        .build();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (shared != null) {
-      shared.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-  }
+  @RegisterExtension
+  static final S3ProxyBucket BUCKET = new S3ProxyBucket("scenarios");
 
   @Override
   protected ObjectStore store() {
-    return shared;
+    return BUCKET.store();
   }
 }

@@ -1,16 +1,11 @@
 package dev.objlog.spring.core;
 
 import dev.objlog.store.CasResult;
-import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.ObjectUpload;
-import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
-import java.util.Collection;
-import java.util.Optional;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +14,7 @@ import java.util.concurrent.TimeUnit;
  * A store that holds the next head swap until the test lets it go on to the delegate, so the test
  * can act while a publish is in flight: send more, or fail uploads.
  */
-final class HeadSwapGate implements ObjectStore {
-  private final ObjectStore delegate;
+final class HeadSwapGate extends ForwardingObjectStore {
   private volatile CountDownLatch reached = new CountDownLatch(1);
   private volatile CountDownLatch release = new CountDownLatch(1);
   private volatile boolean armed;
@@ -29,7 +23,7 @@ final class HeadSwapGate implements ObjectStore {
   volatile boolean failUploads;
 
   HeadSwapGate(ObjectStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** Holds the next head swap. */
@@ -68,31 +62,6 @@ final class HeadSwapGate implements ObjectStore {
       }
     }
     return delegate.compareAndSwap(key, expected, bytes);
-  }
-
-  @Override
-  public StoredObject get(String key) {
-    return delegate.get(key);
-  }
-
-  @Override
-  public ConditionalGetResult getIfChanged(String key, VersionToken known) {
-    return delegate.getIfChanged(key, known);
-  }
-
-  @Override
-  public byte[] getRange(String key, long offset, int length) {
-    return delegate.getRange(key, offset, length);
-  }
-
-  @Override
-  public Optional<ObjectMetadata> head(String key) {
-    return delegate.head(key);
-  }
-
-  @Override
-  public CreateResult putIfAbsent(String key, byte[] bytes) {
-    return delegate.putIfAbsent(key, bytes);
   }
 
   @Override
@@ -136,16 +105,6 @@ final class HeadSwapGate implements ObjectStore {
     if (!uploaded.tryAcquire(count, 30, TimeUnit.SECONDS)) {
       throw new AssertionError(count + " upload(s) did not complete");
     }
-  }
-
-  @Override
-  public ListPage list(String prefix, String afterKey, int limit) {
-    return delegate.list(prefix, afterKey, limit);
-  }
-
-  @Override
-  public void delete(Collection<String> keys) {
-    delegate.delete(keys);
   }
 
   @Override

@@ -3,17 +3,12 @@ package dev.objlog.spring.core;
 import dev.objlog.format.catalog.CatalogCodec;
 import dev.objlog.store.CasResult;
 import dev.objlog.store.ConditionalGetResult;
-import dev.objlog.store.CreateResult;
 import dev.objlog.store.IndeterminateStoreException;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
-import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
-import java.util.Collection;
-import java.util.Optional;
+import dev.objlog.testing.ForwardingObjectStore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -22,8 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * asked, until the writer reads the head back, which fails too. Takeovers (swaps that raise the
  * epoch) and every other request pass, so a new writer can take the partition over in between.
  */
-final class IndeterminatePublishStore implements ObjectStore {
-  private final ObjectStore delegate;
+final class IndeterminatePublishStore extends ForwardingObjectStore {
   private final AtomicInteger publishesLeft = new AtomicInteger();
   private volatile boolean lands;
   /** Whether a publish's swap failed and its read-back is still to fail. */
@@ -33,7 +27,7 @@ final class IndeterminatePublishStore implements ObjectStore {
   final AtomicInteger indeterminatePublishes = new AtomicInteger();
 
   IndeterminatePublishStore(ObjectStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** The next {@code count} publishes end indeterminate; their swaps land iff {@code lands}. */
@@ -104,36 +98,6 @@ final class IndeterminatePublishStore implements ObjectStore {
   public ConditionalGetResult getIfChanged(String key, VersionToken known) {
     failHeadRead(key);
     return delegate.getIfChanged(key, known);
-  }
-
-  @Override
-  public byte[] getRange(String key, long offset, int length) {
-    return delegate.getRange(key, offset, length);
-  }
-
-  @Override
-  public Optional<ObjectMetadata> head(String key) {
-    return delegate.head(key);
-  }
-
-  @Override
-  public CreateResult putIfAbsent(String key, byte[] bytes) {
-    return delegate.putIfAbsent(key, bytes);
-  }
-
-  @Override
-  public ObjectUpload startUpload(String key) {
-    return delegate.startUpload(key);
-  }
-
-  @Override
-  public ListPage list(String prefix, String afterKey, int limit) {
-    return delegate.list(prefix, afterKey, limit);
-  }
-
-  @Override
-  public void delete(Collection<String> keys) {
-    delegate.delete(keys);
   }
 
   @Override

@@ -10,6 +10,7 @@ import dev.objlog.spring.listener.checkpoint.CheckpointConflictException;
 import dev.objlog.spring.listener.checkpoint.CheckpointKey;
 import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
 import dev.objlog.spring.listener.checkpoint.MutableClock;
+import dev.objlog.testing.ForwardingObjectStore;
 import dev.objlog.testing.MutableTicker;
 import dev.objlog.spring.listener.checkpoint.RetryingStore;
 import dev.objlog.spring.listener.checkpoint.StoredCheckpoint;
@@ -350,29 +351,18 @@ class GroupLeasesUnderCasFaultsTests {
     }
 
     /** Lets another member act before each compare-and-swap reaches the store. */
-    final class Interleaving implements ObjectStore {
-      final ObjectStore target;
-
+    final class Interleaving extends ForwardingObjectStore {
       Interleaving(ObjectStore target) {
-        this.target = target;
+        super(target);
       }
-
-      @Override public StoredObject get(String key) { return target.get(key); }
-      @Override public byte[] getRange(String key, long offset, int length) { return target.getRange(key, offset, length); }
-      @Override public Optional<ObjectMetadata> head(String key) { return target.head(key); }
-      @Override public ConditionalGetResult getIfChanged(String key, VersionToken known) { return target.getIfChanged(key, known); }
-      @Override public CreateResult putIfAbsent(String key, byte[] bytes) { return target.putIfAbsent(key, bytes); }
 
       @Override
       public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
         beforeCompareAndSwap();
-        return target.compareAndSwap(key, expected, bytes);
+        return delegate.compareAndSwap(key, expected, bytes);
       }
 
-      @Override public ObjectUpload startUpload(String key) { return target.startUpload(key); }
-      @Override public ListPage list(String prefix, String afterKey, int limit) { return target.list(prefix, afterKey, limit); }
-      @Override public void delete(Collection<String> keys) { target.delete(keys); }
-      @Override public String describe() { return "interleaving(" + target.describe() + ")"; }
+      @Override public String describe() { return "interleaving(" + delegate.describe() + ")"; }
     }
 
     /** One instance: a group member and its partition consumers. */

@@ -155,6 +155,38 @@ abstract class ListenerGroupContract {
     }
   }
 
+  /**
+   * Waits until a and b run two partitions each, sends a record to every partition and waits
+   * until b sees each checkpointed; returns a's partitions (index 0) and b's (index 1).
+   */
+  private static List<Set<Integer>> splitAndCheckpointOneRecordEach(ApplicationContext a, ApplicationContext b)
+      throws Exception {
+    awaitTrue("a and b run two partitions each",
+        () -> running(a).size() == 2 && running(b).size() == 2);
+    Set<Integer> atA = running(a);
+    Set<Integer> atB = running(b);
+    sendToEveryPartition(b, "before");
+    awaitTrue("the records are processed and checkpointed", () -> events.size() == PARTITIONS
+        && atA.stream().allMatch(p -> checkpoint(b, p) == 1) && atB.stream().allMatch(p -> checkpoint(b, p) == 1));
+    return List.of(atA, atB);
+  }
+
+  private static void bTakesEveryPartitionAndProcessesNewRecords(ApplicationContext b) throws Exception {
+    awaitTrue("b takes a's partitions", () -> running(b).equals(Set.of(0, 1, 2, 3)));
+    sendToEveryPartition(b, "after");
+    awaitTrue("the new records are processed", () -> events.size() == 2 * PARTITIONS);
+  }
+
+  /** The records "before" and "after" (two per partition): none lost, none twice, the new ones by b. */
+  private static void assertEachRecordProcessedOnceAndTheNewOnesByB() {
+    Map<String, List<String>> byRecord = byRecord();
+    assertThat(byRecord.keySet()).as("no gap").isEqualTo(records(2));
+    assertThat(byRecord.values()).as("no record processed twice").allSatisfy(by -> assertThat(by).hasSize(1));
+    for (int p = 0; p < PARTITIONS; p++) {
+      assertThat(byRecord.get(p + "@1")).containsExactly("b");
+    }
+  }
+
   private static void sendToEveryPartition(ApplicationContext context, String value) throws Exception {
     ObjlogTemplate template = context.getBean(ObjlogTemplate.class);
     for (int p = 0; p < PARTITIONS; p++) {
@@ -225,13 +257,9 @@ abstract class ListenerGroupContract {
   void aMemberThatCannotRenewStopsItsPartitionsBeforeAnotherMemberTakesThem() throws Exception {
     CutOff cutA = new CutOff();
     instance("a", cutA).run(a -> instance("b", new CutOff()).run(b -> {
-      awaitTrue("a and b run two partitions each",
-          () -> running(a).size() == 2 && running(b).size() == 2);
-      Set<Integer> atA = running(a);
-      Set<Integer> atB = running(b);
-      sendToEveryPartition(b, "before");
-      awaitTrue("the records are processed and checkpointed", () -> events.size() == PARTITIONS
-          && atA.stream().allMatch(p -> checkpoint(b, p) == 1) && atB.stream().allMatch(p -> checkpoint(b, p) == 1));
+      List<Set<Integer>> split = splitAndCheckpointOneRecordEach(a, b);
+      Set<Integer> atA = split.get(0);
+      Set<Integer> atB = split.get(1);
 
       cutA.cut = true;
       // Time moves in two steps so that b, which can renew, renews between them and keeps its deadline.
@@ -247,30 +275,19 @@ abstract class ListenerGroupContract {
       assertThat(running(b)).as("a's leases are still valid: b must not take them").isEqualTo(atB);
 
       elapse(MARGIN.plusMillis(1)); // a's leases expire
-      awaitTrue("b takes a's partitions", () -> running(b).equals(Set.of(0, 1, 2, 3)));
-      sendToEveryPartition(b, "after");
-      awaitTrue("the new records are processed", () -> events.size() == 2 * PARTITIONS);
+      bTakesEveryPartitionAndProcessesNewRecords(b);
       cutA.cut = false; // let a release what it can on close
     }));
-    Map<String, List<String>> byRecord = byRecord();
-    assertThat(byRecord.keySet()).as("no gap").isEqualTo(records(2));
-    assertThat(byRecord.values()).as("no record processed twice").allSatisfy(by -> assertThat(by).hasSize(1));
-    for (int p = 0; p < PARTITIONS; p++) {
-      assertThat(byRecord.get(p + "@1")).containsExactly("b");
-    }
+    assertEachRecordProcessedOnceAndTheNewOnesByB();
   }
 
   @Test
   void aMemberThatCannotRenewStopsAtItsDeadlineInElapsedTimeThoughTheWallClockWentBack() throws Exception {
     CutOff cutA = new CutOff();
     instance("a", cutA).run(a -> instance("b", new CutOff()).run(b -> {
-      awaitTrue("a and b run two partitions each",
-          () -> running(a).size() == 2 && running(b).size() == 2);
-      Set<Integer> atA = running(a);
-      Set<Integer> atB = running(b);
-      sendToEveryPartition(b, "before");
-      awaitTrue("the records are processed and checkpointed", () -> events.size() == PARTITIONS
-          && atA.stream().allMatch(p -> checkpoint(b, p) == 1) && atB.stream().allMatch(p -> checkpoint(b, p) == 1));
+      List<Set<Integer>> split = splitAndCheckpointOneRecordEach(a, b);
+      Set<Integer> atA = split.get(0);
+      Set<Integer> atB = split.get(1);
 
       cutA.cut = true;
       // The wall clock is stepped back an hour: a deadline on it would now lie an hour further away.
@@ -289,17 +306,10 @@ abstract class ListenerGroupContract {
       assertThat(running(b)).as("a's stored leases are still valid: b must not take them").isEqualTo(atB);
 
       clock.advance(Duration.ofHours(1).plus(TTL).plusMillis(1)); // the wall clock catches up: a's stored leases expire
-      awaitTrue("b takes a's partitions", () -> running(b).equals(Set.of(0, 1, 2, 3)));
-      sendToEveryPartition(b, "after");
-      awaitTrue("the new records are processed", () -> events.size() == 2 * PARTITIONS);
+      bTakesEveryPartitionAndProcessesNewRecords(b);
       cutA.cut = false;
     }));
-    Map<String, List<String>> byRecord = byRecord();
-    assertThat(byRecord.keySet()).as("no gap").isEqualTo(records(2));
-    assertThat(byRecord.values()).as("no record processed twice").allSatisfy(by -> assertThat(by).hasSize(1));
-    for (int p = 0; p < PARTITIONS; p++) {
-      assertThat(byRecord.get(p + "@1")).containsExactly("b");
-    }
+    assertEachRecordProcessedOnceAndTheNewOnesByB();
   }
 
   @Test
