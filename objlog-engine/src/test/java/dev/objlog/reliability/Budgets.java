@@ -44,27 +44,10 @@ final class Budgets {
   }
 
   static int count(String name, int ciDefault, int localDefault) {
-    String value = System.getenv(name);
-    if (value == null || value.isBlank()) {
-      value = System.getProperty(name.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
-    }
-    if (value == null || value.isBlank()) {
-      return ci() ? ciDefault : localDefault;
-    }
-    int n = Integer.parseInt(value.trim());
-    if (n < 0) {
-      throw new IllegalArgumentException(name + " must not be negative, was " + n);
-    }
-    return n;
+    return dev.objlog.testing.Ci.suiteSize(name, ciDefault, localDefault);
   }
 
   static java.util.OptionalLong fixedSeed(String name) {
-    String value = System.getenv(name);
-    if (value == null || value.isBlank()) {
-      value = System.getProperty(name.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
-    }
-    return value == null || value.isBlank()
-        ? java.util.OptionalLong.empty()
-        : java.util.OptionalLong.of(Long.parseLong(value.trim()));
+    return dev.objlog.testing.Ci.setting(name).stream().mapToLong(Long::parseLong).findFirst();
   }
 }

@@ -124,14 +124,7 @@ class GroupLeasesUnderCasFaultsTests {
   }
 
   static int seeds() {
-    String value = System.getenv(SEEDS);
-    if (value == null || value.isBlank()) {
-      value = System.getProperty(SEEDS.toLowerCase(Locale.ROOT).replace('_', '.'));
-    }
-    if (value == null || value.isBlank()) {
-      return dev.objlog.testing.Ci.isCi() ? 150 : 40;
-    }
-    return Integer.parseInt(value.trim());
+    return dev.objlog.testing.Ci.suiteSize(SEEDS, 150, 40);
   }
 
   /** Counts over all seeds, for the report. */

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -131,13 +130,6 @@ class ListenerCrashTests {
   }
 
   static int kills() {
-    String value = System.getenv(KILLS);
-    if (value == null || value.isBlank()) {
-      value = System.getProperty(KILLS.toLowerCase(Locale.ROOT).replace('_', '.'));
-    }
-    if (value == null || value.isBlank()) {
-      return dev.objlog.testing.Ci.isCi() ? 10 : 3;
-    }
-    return Integer.parseInt(value.trim());
+    return dev.objlog.testing.Ci.suiteSize(KILLS, 10, 3);
   }
 }

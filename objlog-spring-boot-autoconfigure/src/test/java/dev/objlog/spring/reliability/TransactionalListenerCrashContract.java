@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -184,13 +183,7 @@ abstract class TransactionalListenerCrashContract {
   }
 
   static int kills() {
-    String value = System.getenv(KILLS);
-    if (value == null || value.isBlank()) {
-      value = System.getProperty(KILLS.toLowerCase(Locale.ROOT).replace('_', '.'));
-    }
-    if (value == null || value.isBlank()) {
-      return 2; // one kill before and one after the commit; each costs a Spring start (~8 s)
-    }
-    return Integer.parseInt(value.trim());
+    // One kill before and one after the commit; each costs a Spring start (~8 s).
+    return dev.objlog.testing.Ci.suiteSize(KILLS, 2, 2);
   }
 }
