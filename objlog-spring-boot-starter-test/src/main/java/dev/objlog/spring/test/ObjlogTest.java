@@ -21,8 +21,8 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
  * the beans of the application that objlog uses: components with {@code @ObjlogListener}
  * methods, and {@code RecordValueConverter}, {@code RecordPayloadConverter}, {@code
  * ListenerErrorHandler} and {@code ListenerRecoverer} beans. Other components (controllers,
- * repositories, services) are left out; add one with {@code @Import} or {@link #includeFilters()}.
- * {@code @Configuration} classes the scan finds are kept, as in Boot's own slices.
+ * repositories, services, and {@code @Configuration} classes the scan finds) are left out; add one
+ * with {@code @Import}, a nested {@code @TestConfiguration} or {@link #includeFilters()}.
  *
  * <p>The context has an {@code ObjlogTemplate}, {@code ObjlogStreams}, the listener containers and
  * an {@link ObjlogTester}. Use {@code @SpringBootTest} with {@link InMemoryObjlog} to test the
