@@ -2,6 +2,7 @@ package dev.objlog.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.objlog.spring.test.InMemoryObjlog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -12,7 +13,8 @@ import org.springframework.context.ApplicationContext;
 
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.NONE,
-    properties = {"objlog.demo.enabled=false", "objlog.store.type=memory"})
+    properties = "objlog.demo.enabled=false")
+@InMemoryObjlog
 @ExtendWith(OutputCaptureExtension.class)
 class DemoDisabledTests {
 

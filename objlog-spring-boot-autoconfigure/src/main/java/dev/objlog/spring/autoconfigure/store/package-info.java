@@ -6,12 +6,15 @@
  * gcs, azure), reusing an application's {@code S3Client}, {@code Storage} or {@code
  * BlobServiceClient} bean, {@link dev.objlog.spring.autoconfigure.store.ObjlogConnectionDetails}
  * for service connections, the conditional-write self-test at startup, and the failure analyzers
- * for a store that ignores conditions or a provider SDK missing from the classpath. Does not own:
+ * for a store that ignores conditions or a provider SDK missing from the classpath, and {@link
+ * dev.objlog.spring.autoconfigure.store.DevelopmentBucket}: creating the bucket of a development
+ * service connection (Testcontainers, Docker Compose), which only those call. Does not own:
  * the stores themselves (engine, {@code dev.objlog.store.*}), logs, writers or readers.
  *
  * <p>Invariants: an application's own {@code ObjectStore} bean always wins; objlog closes only
  * the clients it built (the engine stores never close a client they were given); provider SDK
- * classes are touched only inside configurations guarded by {@code @ConditionalOnClass}.
+ * classes are touched only inside configurations guarded by {@code @ConditionalOnClass} (and by
+ * {@code DevelopmentBucket} only after it checked that the SDK is present).
  *
  * <p>Error contract: bad configuration fails startup with an {@link
  * dev.objlog.spring.autoconfigure.ObjlogConfigurationException}; a store that accepts a write

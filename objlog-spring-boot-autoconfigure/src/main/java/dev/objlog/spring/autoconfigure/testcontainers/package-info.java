@@ -4,11 +4,14 @@
  *
  * <p>Owns: the connection details factory registered in {@code META-INF/spring.factories}. It is
  * loaded only by Boot's service-connection machinery (spring-boot-testcontainers) and answers only
- * when testcontainers-minio is on the classpath. Does not own: starting containers, or creating the
- * bucket (tests create it; objlog never creates buckets).
+ * when testcontainers-minio is on the classpath. With {@code objlog.store.type=s3} the details
+ * have the configured bucket created in the container before the store starts (through {@link
+ * dev.objlog.spring.autoconfigure.store.DevelopmentBucket}, which owns that; the store
+ * configuration itself never creates buckets). Does not own: starting containers.
  *
- * <p>Error contract: none of its own; a container that is not running fails when its details are
- * read, as Boot's own service connections do.
+ * <p>Error contract: a container that is not running fails when its details are read, as Boot's
+ * own service connections do; a bucket that cannot be created stops startup with an {@link
+ * java.lang.IllegalStateException} naming the server and the HTTP status.
  */
 @NullMarked
 package dev.objlog.spring.autoconfigure.testcontainers;

@@ -41,15 +41,65 @@ class MinioObjlogContainerConnectionDetailsFactoryTests {
   void theDetailsDriveTheS3Store() throws Exception {
     try (S3ProxyServer server = S3ProxyServer.start(false)) {
       server.createBucket("from-minio");
-      ObjlogConnectionDetails details =
-          detailsFor(new UnstartedMinio(server.endpoint().toString(), S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY));
-      new ApplicationContextRunner()
-          .withConfiguration(AutoConfigurations.of(ObjlogStoreAutoConfiguration.class))
-          .withPropertyValues("objlog.store.type=s3", "objlog.store.bucket=from-minio")
-          .withBean(ObjlogConnectionDetails.class, () -> details)
+      ObjlogConnectionDetails details = detailsOn(server);
+      storeWith(details, "objlog.store.type=s3", "objlog.store.bucket=from-minio")
           .run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(S3ObjectStore.class).bucket()).isEqualTo("from-minio");
+          });
+    }
+  }
+
+  @Test
+  void theServiceConnectionCreatesTheMissingBucketBeforeTheStoreSelfTest() throws Exception {
+    try (S3ProxyServer server = S3ProxyServer.start(false)) {
+      ObjlogConnectionDetails details = detailsOn(server);
+      storeWith(details, "objlog.store.type=s3", "objlog.store.bucket=made-for-the-test")
+          .run(context -> {
+            // The self-test wrote to the bucket at startup: it existed by then.
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(S3ObjectStore.class).bucket()).isEqualTo("made-for-the-test");
+          });
+      try (var client = server.client()) {
+        assertThat(client.listBuckets().buckets()).extracting(b -> b.name()).contains("made-for-the-test");
+      }
+    }
+  }
+
+  @Test
+  void anExistingBucketIsKeptWithItsObjects() throws Exception {
+    try (S3ProxyServer server = S3ProxyServer.start(false); var client = server.client()) {
+      server.createBucket("kept");
+      client.putObject(b -> b.bucket("kept").key("before"), software.amazon.awssdk.core.sync.RequestBody.fromString("x"));
+      ObjlogConnectionDetails details = detailsOn(server);
+      storeWith(details, "objlog.store.type=s3", "objlog.store.bucket=kept")
+          .run(context -> assertThat(context).hasNotFailed());
+      assertThat(client.getObjectAsBytes(b -> b.bucket("kept").key("before")).asUtf8String()).isEqualTo("x");
+    }
+  }
+
+  @Test
+  void noBucketIsCreatedUnlessTheStoreIsS3() throws Exception {
+    try (S3ProxyServer server = S3ProxyServer.start(false); var client = server.client()) {
+      ObjlogConnectionDetails details = detailsOn(server);
+      storeWith(details, "objlog.store.type=memory", "objlog.store.bucket=not-for-memory")
+          .run(context -> assertThat(context).hasNotFailed());
+      assertThat(client.listBuckets().buckets()).isEmpty();
+    }
+  }
+
+  @Test
+  void aBucketThatCannotBeCreatedStopsStartupNamingTheServer() throws Exception {
+    try (S3ProxyServer server = S3ProxyServer.start(false)) {
+      ObjlogConnectionDetails details =
+          detailsFor(new UnstartedMinio(server.endpoint().toString(), S3ProxyServer.ACCESS_KEY, "not-the-secret"));
+      storeWith(details, "objlog.store.type=s3", "objlog.store.bucket=refused")
+          .run(context -> {
+            assertThat(context).getFailure().hasStackTraceContaining(
+                "cannot tell whether bucket 'refused' exists on the development S3 server " + server.endpoint()
+                    + " (HTTP 403)");
+            assertThat(context.getStartupFailure()).rootCause()
+                .isInstanceOf(software.amazon.awssdk.services.s3.model.S3Exception.class);
           });
     }
   }
@@ -66,6 +116,19 @@ class MinioObjlogContainerConnectionDetailsFactoryTests {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Class<GenericContainer<?>> genericType() {
     return (Class) GenericContainer.class;
+  }
+
+  /** The details of a container that answers with S3Proxy's address and credentials. */
+  private static ObjlogConnectionDetails detailsOn(S3ProxyServer server) throws Exception {
+    return detailsFor(new UnstartedMinio(server.endpoint().toString(), S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY));
+  }
+
+  /** The store auto-configuration with {@code details} as its connection details bean. */
+  private static ApplicationContextRunner storeWith(ObjlogConnectionDetails details, String... properties) {
+    return new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ObjlogStoreAutoConfiguration.class))
+        .withPropertyValues(properties)
+        .withBean(ObjlogConnectionDetails.class, () -> details);
   }
 
   /** Runs Boot's factory lookup as a {@code @ServiceConnection} field would. */
