@@ -31,7 +31,8 @@ class SampleAotModeIT {
 
   @Test
   void theNarratedDemoPassesFromTheAotProcessedJar(@TempDir Path dir) throws Exception {
-    Path jar = Path.of(Objects.requireNonNull(System.getProperty("objlog.sample.jar"), "objlog.sample.jar"));
+    Path jar = Path.of(Objects.requireNonNull(System.getProperty("objlog.sample.jar"),
+        "objlog.sample.jar is set by Failsafe in the aot profile: run this test with verify, not -Dtest"));
     Path log = dir.resolve("sample.log");
     Process sample = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Dspring.aot.enabled=true", "-jar", jar.toString(),
