@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -42,8 +43,14 @@ import org.springframework.stereotype.Component;
  * trims it with retention and reclaims the trimmed objects after the (short, in the sample) delete
  * delay, and prints what the bucket holds after each phase. Runs once at startup unless {@code
  * objlog.demo.enabled=false}.
+ *
+ * <p>The orders it sends are written as JSON by reflection, so a native image needs binding hints
+ * for them: objlog registers those for {@code @ObjlogListener} payloads, but what an application
+ * sends through the template is the application's to declare (docs/SPRING.md, "AOT and native
+ * images").
  */
 @Component
+@RegisterReflectionForBinding(ObjlogDemo.DemoOrder.class)
 @ConditionalOnBooleanProperty(name = "objlog.demo.enabled", matchIfMissing = true)
 class ObjlogDemo implements ApplicationRunner {
   static final String SUMMARY_TITLE = "== objlog demo summary ==";
