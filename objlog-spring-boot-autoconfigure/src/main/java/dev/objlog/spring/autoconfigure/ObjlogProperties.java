@@ -118,8 +118,12 @@ public class ObjlogProperties implements InitializingBean {
   /** Where the log lives. */
   public static class Store {
 
-    /** Kind of object store: filesystem, memory, s3, gcs or azure. */
-    private StoreType type = StoreType.FILESYSTEM;
+    /**
+     * Kind of object store: filesystem, memory, s3, gcs or azure. Unset: filesystem when neither
+     * bucket nor container is set; otherwise the one provider whose SDK is on the classpath (s3 or
+     * gcs for a bucket, azure for a container), and startup fails when there is none or several.
+     */
+    private @Nullable StoreType type;
 
     /** Bucket that holds the log, for the s3 and gcs store types. It must exist. */
     private @Nullable String bucket;
@@ -140,6 +144,13 @@ public class ObjlogProperties implements InitializingBean {
      */
     private boolean verifyConditionalWrites = true;
 
+    /**
+     * Whether to check at startup, with one listing under the prefix, that the bucket or container
+     * exists, and fail with what to create when it does not. Independent of
+     * verify-conditional-writes.
+     */
+    private boolean verifyBucket = true;
+
     /** Settings of the filesystem store. */
     private final Filesystem filesystem = new Filesystem();
 
@@ -152,11 +163,11 @@ public class ObjlogProperties implements InitializingBean {
     /** Settings of the azure store. */
     private final Azure azure = new Azure();
 
-    public StoreType getType() {
+    public @Nullable StoreType getType() {
       return type;
     }
 
-    public void setType(StoreType type) {
+    public void setType(@Nullable StoreType type) {
       this.type = type;
     }
 
@@ -190,6 +201,14 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setVerifyConditionalWrites(boolean verifyConditionalWrites) {
       this.verifyConditionalWrites = verifyConditionalWrites;
+    }
+
+    public boolean isVerifyBucket() {
+      return verifyBucket;
+    }
+
+    public void setVerifyBucket(boolean verifyBucket) {
+      this.verifyBucket = verifyBucket;
     }
 
     public Filesystem getFilesystem() {
