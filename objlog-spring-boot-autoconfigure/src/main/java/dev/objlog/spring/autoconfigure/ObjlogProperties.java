@@ -51,6 +51,12 @@ public class ObjlogProperties implements InitializingBean {
    */
   private final Map<String, Stream> streams = new LinkedHashMap<>();
 
+  /**
+   * Streams used by name without being listed under objlog.streams: whether they are opened, and
+   * the settings they get.
+   */
+  private final Defaults defaults = new Defaults();
+
   /** The readers objlog opens for the configured streams (one shared reader per stream). */
   private final Reader reader = new Reader();
 
@@ -69,19 +75,27 @@ public class ObjlogProperties implements InitializingBean {
     return reader;
   }
 
+  public Defaults getDefaults() {
+    return defaults;
+  }
+
   public Health getHealth() {
     return health;
   }
 
   /**
    * The canonical stream id of the stream configured under {@code objlog.streams.<name>}: its
-   * {@code stream-id}, or the name when none is set.
+   * {@code stream-id}, or the name when none is set; with {@code objlog.defaults.auto-create}, an
+   * unconfigured name is the id of the stream it opens.
    *
-   * @throws IllegalArgumentException when no stream has that name
+   * @throws IllegalArgumentException when no stream has that name (and auto-creation is off)
    * @throws dev.objlog.InvalidArgumentException when the id is not a valid stream id
    */
   public String streamId(String name) {
     Stream stream = streams.get(name);
+    if (stream == null && defaults.isAutoCreate()) {
+      return StreamIds.canonical(name);
+    }
     if (stream == null) {
       throw new IllegalArgumentException(
           "no stream is configured under objlog.streams." + name + "; configured: " + streams.keySet());
@@ -460,6 +474,49 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setBlockSize(DataSize blockSize) {
       this.blockSize = blockSize;
+    }
+  }
+
+  /**
+   * Streams not listed under objlog.streams. Off by default, so that a mistyped stream name fails
+   * with UnknownStreamException instead of creating a stream.
+   */
+  public static class Defaults {
+
+    /**
+     * Whether a stream name not listed under objlog.streams opens the stream of that id (1 to 64
+     * letters, digits, '-' or '_') with these defaults. Its partition count is recorded in the
+     * bucket, so every instance agrees.
+     */
+    private boolean autoCreate;
+
+    /**
+     * Partition count of auto-created streams, 1 to 4096. Unset: a new stream gets 1, an existing
+     * one keeps its recorded count. A count that differs from the recorded one fails.
+     */
+    private @Nullable Integer partitions;
+
+    /** How this instance writes auto-created streams, as objlog.streams.<name>.writer does. */
+    private final Writer writer = new Writer();
+
+    public boolean isAutoCreate() {
+      return autoCreate;
+    }
+
+    public void setAutoCreate(boolean autoCreate) {
+      this.autoCreate = autoCreate;
+    }
+
+    public @Nullable Integer getPartitions() {
+      return partitions;
+    }
+
+    public void setPartitions(@Nullable Integer partitions) {
+      this.partitions = partitions;
+    }
+
+    public Writer getWriter() {
+      return writer;
     }
   }
 
