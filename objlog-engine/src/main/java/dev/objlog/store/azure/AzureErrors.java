@@ -3,6 +3,7 @@ package dev.objlog.store.azure;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobStorageException;
 import dev.objlog.store.ObjectNotFoundException;
+import dev.objlog.store.BucketNotFoundException;
 import dev.objlog.store.PermanentStoreException;
 import dev.objlog.store.PreconditionFailedException;
 import dev.objlog.store.StoreException;
@@ -49,10 +50,10 @@ final class AzureErrors {
     switch (status) {
       case 404:
         if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code)) {
-          return new PermanentStoreException(
+          return new BucketNotFoundException(
               "container " + container + " does not exist (" + answer
                   + "); create it or configure the name of an existing container",
-              e);
+              container, e);
         }
         return new ObjectNotFoundException(what + ": no such object (" + status + " " + codeText + ")", e);
       case 409:

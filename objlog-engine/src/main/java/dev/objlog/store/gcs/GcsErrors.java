@@ -1,6 +1,7 @@
 package dev.objlog.store.gcs;
 
 import com.google.cloud.BaseServiceException;
+import dev.objlog.store.BucketNotFoundException;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.PermanentStoreException;
 import dev.objlog.store.PreconditionFailedException;
@@ -54,8 +55,9 @@ final class GcsErrors {
    * @param what the request, for the message ("PUT bucket/key")
    * @param write whether the request changes the bucket, so that a lost answer may mean it was
    *     applied
+   * @param bucket the store's bucket, named when it does not exist
    */
-  static StoreException translate(String what, Throwable e, boolean write) {
+  static StoreException translate(String what, Throwable e, boolean write, String bucket) {
     BaseServiceException service = serviceException(e);
     int code = service == null ? 0 : service.getCode();
     String reason = service == null || service.getReason() == null ? "" : service.getReason();
@@ -65,9 +67,9 @@ final class GcsErrors {
         return new PreconditionFailedException(what + ": precondition failed (412)", e);
       case NOT_FOUND:
         if (detail.toLowerCase(Locale.ROOT).contains("bucket")) {
-          return new PermanentStoreException(
+          return new BucketNotFoundException(
               what + ": the bucket does not exist (404: " + detail + "); create it or fix the"
-                  + " configured bucket name", e);
+                  + " configured bucket name", bucket, e);
         }
         return new ObjectNotFoundException(what + ": no such object", e);
       case 400:

@@ -428,6 +428,11 @@ public final class GcsObjectStore implements ObjectStore {
     return BlobInfo.newBuilder(blobId(key)).setContentType(contentType(key)).build();
   }
 
+  /** The bucket, for the uploads' error messages. */
+  String bucket() {
+    return bucket;
+  }
+
   String where(String key) {
     return bucket + "/" + key;
   }
@@ -452,9 +457,9 @@ public final class GcsObjectStore implements ObjectStore {
     } catch (StoreException e) {
       throw e;
     } catch (UncheckedIOException e) {
-      throw GcsErrors.translate(what, e.getCause(), write);
+      throw GcsErrors.translate(what, e.getCause(), write, bucket);
     } catch (RuntimeException e) {
-      throw GcsErrors.translate(what, e, write);
+      throw GcsErrors.translate(what, e, write, bucket);
     }
   }
 

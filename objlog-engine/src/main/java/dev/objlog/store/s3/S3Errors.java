@@ -2,6 +2,7 @@ package dev.objlog.store.s3;
 
 import dev.objlog.store.ConditionalWritesNotHonouredException;
 import dev.objlog.store.ObjectNotFoundException;
+import dev.objlog.store.BucketNotFoundException;
 import dev.objlog.store.PermanentStoreException;
 import dev.objlog.store.PreconditionFailedException;
 import dev.objlog.store.StoreException;
@@ -123,10 +124,10 @@ final class S3Errors {
       return new PreconditionFailedException(where + ": condition did not hold " + detail, e);
     }
     if ("NoSuchBucket".equals(code)) {
-      return new PermanentStoreException(
+      return new BucketNotFoundException(
           where + ": bucket '" + bucket + "' does not exist " + detail
               + ". Create the bucket, or fix the configured bucket name, endpoint or region",
-          e);
+          bucket, e);
     }
     if (status == 404 && ("NoSuchKey".equals(code) || code.isEmpty())) {
       return new ObjectNotFoundException(where + ": no such object " + detail, e);

@@ -86,7 +86,7 @@ class AzureErrorClassificationTests {
     "412, ConditionNotMet, PreconditionFailedException",
     "404, BlobNotFound, ObjectNotFoundException",
     "404, '', ObjectNotFoundException",
-    "404, ContainerNotFound, PermanentStoreException",
+    "404, ContainerNotFound, BucketNotFoundException",
     "409, LeaseIdMissing, PermanentStoreException",
     "400, InvalidBlockList, PermanentStoreException",
     "401, NoAuthenticationInformation, PermanentStoreException",
@@ -108,6 +108,8 @@ class AzureErrorClassificationTests {
   void aMissingContainerSaysWhichAndWhatToDo() {
     StoreException e = classify(answer(404, "ContainerNotFound"), false);
     assertThat(e).isInstanceOf(PermanentStoreException.class).hasMessageContaining("container logs does not exist");
+    assertThat(e).isInstanceOfSatisfying(dev.objlog.store.BucketNotFoundException.class,
+        missing -> assertThat(missing.bucket()).isEqualTo("logs"));
   }
 
   @Test

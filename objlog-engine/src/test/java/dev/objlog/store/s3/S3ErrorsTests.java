@@ -42,7 +42,7 @@ class S3ErrorsTests {
     "409, ConditionalRequestConflict, PreconditionFailedException, false",
     "404, NoSuchKey, ObjectNotFoundException, false",
     "404, '', ObjectNotFoundException, false",
-    "404, NoSuchBucket, PermanentStoreException, false",
+    "404, NoSuchBucket, BucketNotFoundException, false",
     "403, AccessDenied, PermanentStoreException, false",
     "403, InvalidAccessKeyId, PermanentStoreException, false",
     "403, SignatureDoesNotMatch, PermanentStoreException, false",
@@ -72,6 +72,13 @@ class S3ErrorsTests {
   void readsNeverMayHaveTakenEffect() {
     StoreException e = S3Errors.classify(s3(500, "InternalError"), "GET", "bkt", "k", false, false);
     assertThat(((TransientStoreException) e).mayHaveTakenEffect()).isFalse();
+  }
+
+  @Test
+  void aMissingBucketIsTypedAndNamesTheBucket() {
+    StoreException e = write(404, "NoSuchBucket");
+    assertThat(e).isInstanceOf(dev.objlog.store.BucketNotFoundException.class);
+    assertThat(((dev.objlog.store.BucketNotFoundException) e).bucket()).isEqualTo("bkt");
   }
 
   @Test

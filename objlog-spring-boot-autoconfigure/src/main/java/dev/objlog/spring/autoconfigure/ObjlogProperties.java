@@ -51,6 +51,12 @@ public class ObjlogProperties implements InitializingBean {
    */
   private final Map<String, Stream> streams = new LinkedHashMap<>();
 
+  /**
+   * Streams used by name without being listed under objlog.streams: whether they are opened, and
+   * the settings they get.
+   */
+  private final Defaults defaults = new Defaults();
+
   /** The readers objlog opens for the configured streams (one shared reader per stream). */
   private final Reader reader = new Reader();
 
@@ -69,19 +75,27 @@ public class ObjlogProperties implements InitializingBean {
     return reader;
   }
 
+  public Defaults getDefaults() {
+    return defaults;
+  }
+
   public Health getHealth() {
     return health;
   }
 
   /**
    * The canonical stream id of the stream configured under {@code objlog.streams.<name>}: its
-   * {@code stream-id}, or the name when none is set.
+   * {@code stream-id}, or the name when none is set; with {@code objlog.defaults.auto-create}, an
+   * unconfigured name is the id of the stream it opens.
    *
-   * @throws IllegalArgumentException when no stream has that name
+   * @throws IllegalArgumentException when no stream has that name (and auto-creation is off)
    * @throws dev.objlog.InvalidArgumentException when the id is not a valid stream id
    */
   public String streamId(String name) {
     Stream stream = streams.get(name);
+    if (stream == null && defaults.isAutoCreate()) {
+      return StreamIds.canonical(name);
+    }
     if (stream == null) {
       throw new IllegalArgumentException(
           "no stream is configured under objlog.streams." + name + "; configured: " + streams.keySet());
@@ -118,8 +132,12 @@ public class ObjlogProperties implements InitializingBean {
   /** Where the log lives. */
   public static class Store {
 
-    /** Kind of object store: filesystem, memory, s3, gcs or azure. */
-    private StoreType type = StoreType.FILESYSTEM;
+    /**
+     * Kind of object store: filesystem, memory, s3, gcs or azure. Unset: filesystem when neither
+     * bucket nor container is set; otherwise the one provider whose SDK is on the classpath (s3 or
+     * gcs for a bucket, azure for a container), and startup fails when there is none or several.
+     */
+    private @Nullable StoreType type;
 
     /** Bucket that holds the log, for the s3 and gcs store types. It must exist. */
     private @Nullable String bucket;
@@ -140,6 +158,13 @@ public class ObjlogProperties implements InitializingBean {
      */
     private boolean verifyConditionalWrites = true;
 
+    /**
+     * Whether to check at startup, with one listing under the prefix, that the bucket or container
+     * exists, and fail with what to create when it does not. Independent of
+     * verify-conditional-writes.
+     */
+    private boolean verifyBucket = true;
+
     /** Settings of the filesystem store. */
     private final Filesystem filesystem = new Filesystem();
 
@@ -152,11 +177,11 @@ public class ObjlogProperties implements InitializingBean {
     /** Settings of the azure store. */
     private final Azure azure = new Azure();
 
-    public StoreType getType() {
+    public @Nullable StoreType getType() {
       return type;
     }
 
-    public void setType(StoreType type) {
+    public void setType(@Nullable StoreType type) {
       this.type = type;
     }
 
@@ -190,6 +215,14 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setVerifyConditionalWrites(boolean verifyConditionalWrites) {
       this.verifyConditionalWrites = verifyConditionalWrites;
+    }
+
+    public boolean isVerifyBucket() {
+      return verifyBucket;
+    }
+
+    public void setVerifyBucket(boolean verifyBucket) {
+      this.verifyBucket = verifyBucket;
     }
 
     public Filesystem getFilesystem() {
@@ -441,6 +474,49 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setBlockSize(DataSize blockSize) {
       this.blockSize = blockSize;
+    }
+  }
+
+  /**
+   * Streams not listed under objlog.streams. Off by default, so that a mistyped stream name fails
+   * with UnknownStreamException instead of creating a stream.
+   */
+  public static class Defaults {
+
+    /**
+     * Whether a stream name not listed under objlog.streams opens the stream of that id (1 to 64
+     * letters, digits, '-' or '_') with these defaults. Its partition count is recorded in the
+     * bucket, so every instance agrees.
+     */
+    private boolean autoCreate;
+
+    /**
+     * Partition count of auto-created streams, 1 to 4096. Unset: a new stream gets 1, an existing
+     * one keeps its recorded count. A count that differs from the recorded one fails.
+     */
+    private @Nullable Integer partitions;
+
+    /** How this instance writes auto-created streams, as objlog.streams.<name>.writer does. */
+    private final Writer writer = new Writer();
+
+    public boolean isAutoCreate() {
+      return autoCreate;
+    }
+
+    public void setAutoCreate(boolean autoCreate) {
+      this.autoCreate = autoCreate;
+    }
+
+    public @Nullable Integer getPartitions() {
+      return partitions;
+    }
+
+    public void setPartitions(@Nullable Integer partitions) {
+      this.partitions = partitions;
+    }
+
+    public Writer getWriter() {
+      return writer;
     }
   }
 

@@ -19,6 +19,7 @@ final class ObjlogPropertiesChecks {
 
   static void check(ObjlogProperties properties) {
     checkStreams(properties);
+    checkDefaults(properties.getDefaults());
     checkSizes(properties.getStore());
     checkReader(properties.getReader());
     checkHealth(properties.getHealth());
@@ -69,6 +70,21 @@ final class ObjlogPropertiesChecks {
                 + " its own stream-id, or remove one of them.");
       }
     }
+  }
+
+  private static void checkDefaults(ObjlogProperties.Defaults defaults) {
+    Integer partitions = defaults.getPartitions();
+    if (partitions != null && (partitions < 1 || partitions > ObjlogProperties.MAX_PARTITIONS)) {
+      throw new ObjlogConfigurationException(
+          "objlog.defaults.partitions",
+          "auto-created streams would have " + partitions + " partitions; a stream has 1 to "
+              + ObjlogProperties.MAX_PARTITIONS + ".",
+          "Set objlog.defaults.partitions to a number from 1 to " + ObjlogProperties.MAX_PARTITIONS
+              + ", or unset it to take each stream's recorded count.");
+    }
+    // Without a count, writer partitions are checked against the largest possible stream.
+    checkWriter("objlog.defaults.writer", defaults.getWriter(),
+        partitions == null ? ObjlogProperties.MAX_PARTITIONS : partitions);
   }
 
   private static void checkRetention(String property, ObjlogProperties.Retention retention) {

@@ -39,6 +39,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.commons.logging.Log;
@@ -115,8 +116,11 @@ public class ObjlogTemplate implements AutoCloseable {
   private final RecordValueConverter converter;
   private final Clock clock;
   private final StoreActivity activity;
-  private final Map<String, StreamWriterSettings> settings;
-  private final Map<String, Slot[]> slots = new LinkedHashMap<>();
+  private final Map<String, StreamWriterSettings> settings = new ConcurrentHashMap<>();
+  /** Configured streams' from the start; an auto-created stream's from its first use ({@link #slotsOf}). */
+  private final Map<String, Slot[]> slots = new ConcurrentHashMap<>();
+  /** Writer settings of streams auto-created after construction; null: defaults on all partitions. */
+  private final @Nullable Function<ObjlogStream, StreamWriterSettings> autoCreatedSettings;
   private final @Nullable WriterLeaseKeeper leases;
   /** Settles indeterminate commits off the writers' threads, which must never wait for a slot. */
   private final ExecutorService settler;
@@ -154,10 +158,28 @@ public class ObjlogTemplate implements AutoCloseable {
     this(streams, settings, converter, clock, activity, leaseStore, newSettler());
   }
 
+  /**
+   * As above, writing streams that {@code streams} auto-creates after construction with the
+   * settings {@code autoCreatedSettings} gives them (writer leases included, kept in {@code
+   * leaseStore}).
+   */
+  public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
+      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore,
+      @Nullable Function<ObjlogStream, StreamWriterSettings> autoCreatedSettings) {
+    this(streams, settings, converter, clock, activity, leaseStore, newSettler(), autoCreatedSettings);
+  }
+
   /** As above, settling on {@code settler} (tests hold it to choose who settles), shut down on close. */
   ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings, RecordValueConverter converter,
       Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore, ExecutorService settler) {
+    this(streams, settings, converter, clock, activity, leaseStore, settler, null);
+  }
+
+  private ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
+      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore,
+      ExecutorService settler, @Nullable Function<ObjlogStream, StreamWriterSettings> autoCreatedSettings) {
     this.streams = Objects.requireNonNull(streams, "streams");
+    this.autoCreatedSettings = autoCreatedSettings;
     this.converter = Objects.requireNonNull(converter, "converter");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.activity = Objects.requireNonNull(activity, "activity");
@@ -167,25 +189,19 @@ public class ObjlogTemplate implements AutoCloseable {
     }
     for (ObjlogStream stream : streams.streams()) {
       StreamWriterSettings s = settings.getOrDefault(stream.name(), StreamWriterSettings.defaults(stream.partitions()));
-      if (s.partitions().partitionCount() != stream.partitions()) {
-        throw new IllegalArgumentException("writer partitions of stream '" + stream.name() + "' are for "
-            + s.partitions().partitionCount() + " partitions, the stream has " + stream.partitions());
-      }
-      if (s.lease() != null && leaseStore == null) {
-        throw new IllegalArgumentException("stream '" + stream.name() + "' asks for writer leases, but there is no"
-            + " WriterLeaseStore to keep them in");
-      }
+      checkSettings(stream, s, leaseStore != null);
       resolved.put(stream.name(), s);
       Slot[] array = new Slot[stream.partitions()];
       s.partitions().stream().forEach(p -> array[p] = new Slot(stream, p, s));
       slots.put(stream.name(), array);
     }
-    this.settings = Map.copyOf(resolved);
+    this.settings.putAll(resolved);
     this.settler = Objects.requireNonNull(settler, "settler");
     WriterLeaseKeeper keeper = null;
-    if (leaseStore != null && resolved.values().stream().anyMatch(s -> s.lease() != null)) {
+    if (leaseStore != null
+        && (resolved.values().stream().anyMatch(s -> s.lease() != null) || autoCreatedSettings != null)) {
       // Elapsed time from the logs' options (one ticker for every stream of an ObjlogStreams).
-      Ticker ticker = streams.log(streams.names().iterator().next()).options().ticker();
+      Ticker ticker = streams.options().ticker();
       keeper = new WriterLeaseKeeper(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeaseKeeper.Listener() {
         @Override
         public void granted(String streamName, int partition) {
@@ -208,6 +224,50 @@ public class ObjlogTemplate implements AutoCloseable {
       keeper.start();
     }
     this.leases = keeper;
+  }
+
+  /**
+   * The slots of a stream: a configured stream's exist from construction; an auto-created stream's
+   * are made on its first use here, with {@code autoCreatedSettings}, and its writer leases (if it
+   * asks for them) get a first round before this returns, as configured streams' do in the
+   * constructor.
+   */
+  private Slot[] slotsOf(ObjlogStream stream) {
+    Slot[] array = slots.get(stream.name());
+    if (array != null) {
+      return array;
+    }
+    synchronized (slots) {
+      array = slots.get(stream.name());
+      if (array != null) {
+        return array;
+      }
+      if (closed) {
+        throw new WriterClosedException("the template is closed");
+      }
+      StreamWriterSettings s = autoCreatedSettings == null
+          ? StreamWriterSettings.defaults(stream.partitions()) : autoCreatedSettings.apply(stream);
+      checkSettings(stream, s, leases != null);
+      Slot[] made = new Slot[stream.partitions()];
+      s.partitions().stream().forEach(p -> made[p] = new Slot(stream, p, s));
+      settings.put(stream.name(), s);
+      slots.put(stream.name(), made);
+      if (s.lease() != null) {
+        leases.addStarted(stream.name(), stream.partitions(), s.partitions(), s.lease());
+      }
+      return made;
+    }
+  }
+
+  private static void checkSettings(ObjlogStream stream, StreamWriterSettings s, boolean canLease) {
+    if (s.partitions().partitionCount() != stream.partitions()) {
+      throw new IllegalArgumentException("writer partitions of stream '" + stream.name() + "' are for "
+          + s.partitions().partitionCount() + " partitions, the stream has " + stream.partitions());
+    }
+    if (s.lease() != null && !canLease) {
+      throw new IllegalArgumentException("stream '" + stream.name() + "' asks for writer leases, but there is no"
+          + " WriterLeaseStore to keep them in");
+    }
   }
 
   private static ExecutorService newSettler() {
@@ -318,7 +378,7 @@ public class ObjlogTemplate implements AutoCloseable {
       throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
           + ", not " + partition);
     }
-    Slot slot = slots.get(streamName)[partition];
+    Slot slot = slotsOf(stream)[partition];
     if (slot == null) {
       throw new PartitionNotWritableException(streamName, partition, settings.get(streamName).partitions());
     }
@@ -366,6 +426,7 @@ public class ObjlogTemplate implements AutoCloseable {
    */
   public PartitionSet writablePartitions(String streamName) {
     ObjlogStream stream = streams.stream(streamName);
+    slotsOf(stream);
     if (leases != null && leases.manages(streamName)) {
       return PartitionSet.of(leases.held(streamName), stream.partitions());
     }
@@ -384,7 +445,7 @@ public class ObjlogTemplate implements AutoCloseable {
    * @throws UnknownStreamException for a stream that is not configured
    */
   public Optional<WriterLeaseStatus> writerLeaseStatus(String streamName) {
-    streams.stream(streamName);
+    slotsOf(streams.stream(streamName));
     if (leases == null || !leases.manages(streamName)) {
       return Optional.empty();
     }
@@ -398,7 +459,7 @@ public class ObjlogTemplate implements AutoCloseable {
       throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
           + ", not " + partition);
     }
-    Slot slot = slots.get(streamName)[partition];
+    Slot slot = slotsOf(stream)[partition];
     if (slot == null) {
       return new LocalWriterStatus(streamName, partition, LocalWriterStatus.State.NOT_WRITTEN_HERE, null, null, 0,
           null, 0, null);
@@ -425,7 +486,7 @@ public class ObjlogTemplate implements AutoCloseable {
       throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
           + ", not " + partition);
     }
-    Slot slot = slots.get(streamName)[partition];
+    Slot slot = slotsOf(stream)[partition];
     PartitionWriter writer = slot == null ? null : slot.writer;
     if (closed || writer == null || writer.failure().isPresent() || writer.state().closed()) {
       return Optional.empty();

@@ -64,7 +64,8 @@ final class WriterLeaseKeeper implements AutoCloseable {
   private final Ticker ticker;
   /** Wall time: only to show when a lease expires (the store keeps its own expiry). */
   private final Clock clock;
-  private final Map<String, StreamLeases> streams = new LinkedHashMap<>();
+  /** Written under roundLock (by add before start, or addStarted); read without it. */
+  private final Map<String, StreamLeases> streams = new ConcurrentHashMap<>();
   private final ScheduledExecutorService executor;
   /**
    * Closes the writers of partitions given up in a round, so that a slow store never holds up the
@@ -104,9 +105,36 @@ final class WriterLeaseKeeper implements AutoCloseable {
   /** Runs a first round per stream on the calling thread, then every renew interval in the background. */
   void start() {
     for (StreamLeases s : streams.values()) {
-      round(s);
-      long interval = s.settings.renewInterval().toNanos();
+      schedule(s);
+    }
+  }
+
+  /**
+   * Adds a stream after {@link #start()} (one auto-created on first use) and runs its first round
+   * on the calling thread, as {@code start} does.
+   *
+   * @throws IllegalStateException when closed, or when the stream is already kept
+   */
+  void addStarted(String streamName, int partitionCount, PartitionSet candidates, WriterLeaseSettings settings) {
+    StreamLeases s = new StreamLeases(streamName, partitionCount, candidates, settings);
+    synchronized (roundLock) {
+      if (closed) {
+        throw new IllegalStateException("the writer leases are closed");
+      }
+      if (streams.putIfAbsent(streamName, s) != null) {
+        throw new IllegalStateException("stream '" + streamName + "' already has writer leases");
+      }
+    }
+    schedule(s);
+  }
+
+  private void schedule(StreamLeases s) {
+    round(s);
+    long interval = s.settings.renewInterval().toNanos();
+    try {
       executor.scheduleWithFixedDelay(() -> round(s), interval, interval, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      // Closed meanwhile: close() releases what the first round took.
     }
   }
 

@@ -3,7 +3,9 @@
  * one shared reader per configured stream, by name) and {@link dev.objlog.spring.core.ObjlogTemplate}
  * (sends that complete when durable, through one fenced writer per partition this instance writes).
  *
- * <p>Owns: naming streams by their configured name, the key-to-partition hash ({@link
+ * <p>Owns: naming streams by their configured name, opening streams that are not configured when
+ * asked to ({@link dev.objlog.spring.core.StreamAutoCreator}: the partition count record in the
+ * bucket), the key-to-partition hash ({@link
  * dev.objlog.spring.core.KeyPartitioner}), the writer-partition sets, value conversion, the
  * template's writers (lazy opening, re-opening, timestamps, closing), sharing writer partitions
  * among instances by lease ({@link dev.objlog.spring.core.WriterLeaseStore} SPI, kept by a
@@ -12,7 +14,9 @@
  * ({@code dev.objlog.spring.autoconfigure}), the engine's writer and reader protocols, listeners,
  * retention.
  *
- * <p>Invariants: a stream is always named by its configured name, never its stream id; this
+ * <p>Invariants: a stream is always named by its configured name (an auto-created one by its
+ * id), never its stream id; an auto-created stream's partition count is the one recorded in the
+ * bucket, or it is not opened; this
  * instance opens writers only for partitions in its configured writer set (with writer leases:
  * only for those whose lease it holds, and it closes a partition's writer before releasing its
  * lease), at most one per partition at a time; record timestamps sent through the template never decrease within a

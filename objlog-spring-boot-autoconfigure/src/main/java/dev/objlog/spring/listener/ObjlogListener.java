@@ -29,7 +29,10 @@ public @interface ObjlogListener {
   /** The listener id: names the container in the registry and, without a group, its checkpoints. */
   String id();
 
-  /** The configured stream name ({@code objlog.streams.<name>}). */
+  /**
+   * The configured stream name ({@code objlog.streams.<name>}); with {@code
+   * objlog.defaults.auto-create}, also the name of a stream that is not configured.
+   */
   String stream();
 
   /** Partitions to consume: {@code *} (all) or partitions and ranges such as {@code 0-3,8}. */

@@ -75,13 +75,39 @@ class ConfigurationMetadataTests {
     Map<String, String> documented = documentedProperties();
     Map<String, String> expected = new LinkedHashMap<>();
     properties.forEach((name, property) -> {
-      if (!name.equals("objlog.streams") && !name.startsWith("management.")) {
+      if (!name.equals("objlog.streams") && !name.startsWith("management.") && !name.startsWith(DEFAULTS_WRITER)) {
         expected.put(name, defaultOf(property));
       }
     });
     streamProperties().forEach((name, value) -> expected.put("objlog.streams.<name>." + name, value));
     expected.put("objlog.streams.<name>.stream-id", "the name");
+    // One row stands for objlog.defaults.writer.*: the same properties as a stream's writer.
+    expected.put(DEFAULTS_WRITER + "*", "as a stream's");
     assertThat(documented).containsExactlyInAnyOrderEntriesOf(expected);
+  }
+
+  private static final String DEFAULTS_WRITER = "objlog.defaults.writer.";
+
+  /** The metadata writes 4.0 as 4: compare numbers as numbers. */
+  private static String sameNumber(String value) {
+    return value.matches("-?\\d+(\\.\\d+)?") ? new java.math.BigDecimal(value).stripTrailingZeros().toPlainString() : value;
+  }
+
+  @Test
+  void theDefaultWriterHasEveryStreamWriterPropertyWithTheSameDefault() {
+    Map<String, String> defaultsWriter = new TreeMap<>();
+    properties.forEach((name, property) -> {
+      if (name.startsWith(DEFAULTS_WRITER)) {
+        defaultsWriter.put(name.substring(DEFAULTS_WRITER.length()), sameNumber(defaultOf(property)));
+      }
+    });
+    Map<String, String> streamWriter = new TreeMap<>();
+    streamProperties().forEach((name, value) -> {
+      if (name.startsWith("writer.")) {
+        streamWriter.put(name.substring("writer.".length()), sameNumber(value));
+      }
+    });
+    assertThat(defaultsWriter).isNotEmpty().containsExactlyInAnyOrderEntriesOf(streamWriter);
   }
 
   /**

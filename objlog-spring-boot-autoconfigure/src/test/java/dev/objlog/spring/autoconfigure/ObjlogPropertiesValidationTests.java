@@ -22,7 +22,9 @@ class ObjlogPropertiesValidationTests {
   @Test
   void defaultsAreTheDocumentedOnes() {
     ObjlogProperties properties = new ObjlogProperties();
-    assertThat(properties.getStore().getType()).isEqualTo(ObjlogProperties.StoreType.FILESYSTEM);
+    // Unset, not filesystem: the store configurations decide (filesystem only without a bucket).
+    assertThat(properties.getStore().getType()).isNull();
+    assertThat(properties.getStore().isVerifyBucket()).isTrue();
     assertThat(properties.getStore().getFilesystem().getRoot()).isEqualTo("./objlog-data");
     assertThat(properties.getStore().getPrefix()).isEqualTo("objlog");
     assertThat(properties.getStore().isVerifyConditionalWrites()).isTrue();

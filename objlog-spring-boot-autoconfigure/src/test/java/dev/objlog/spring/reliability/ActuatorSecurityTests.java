@@ -96,26 +96,26 @@ class ActuatorSecurityTests {
         new Scenario("s3, unreachable endpoint", List.of(S3ProxyServer.SECRET_KEY), false,
             "objlog.store.type=s3", "objlog.store.bucket=" + BUCKET, s3 + "endpoint=http://127.0.0.1:1",
             s3 + "path-style=true", s3 + "access-key=" + S3ProxyServer.ACCESS_KEY,
-            s3 + "secret-key=" + S3ProxyServer.SECRET_KEY, "objlog.store.verify-conditional-writes=false"),
+            s3 + "secret-key=" + S3ProxyServer.SECRET_KEY, "objlog.store.verify-conditional-writes=false", "objlog.store.verify-bucket=false"),
         new Scenario("azure, connection string", List.of(AZURE_KEY), false,
             "objlog.store.type=azure", "objlog.store.container=logs",
             "objlog.store.azure.connection-string=DefaultEndpointsProtocol=http;AccountName=leakcheck;AccountKey="
                 + AZURE_KEY + ";BlobEndpoint=http://127.0.0.1:1/leakcheck;",
-            "objlog.store.verify-conditional-writes=false"),
+            "objlog.store.verify-conditional-writes=false", "objlog.store.verify-bucket=false"),
         new Scenario("azure, shared key", List.of(AZURE_KEY), false,
             "objlog.store.type=azure", "objlog.store.container=logs",
             "objlog.store.azure.endpoint=http://127.0.0.1:1/leakcheck", "objlog.store.azure.account-name=leakcheck",
-            "objlog.store.azure.account-key=" + AZURE_KEY, "objlog.store.verify-conditional-writes=false"),
+            "objlog.store.azure.account-key=" + AZURE_KEY, "objlog.store.verify-conditional-writes=false", "objlog.store.verify-bucket=false"),
         new Scenario("azure, SAS token in the endpoint", List.of(SAS_SIGNATURE), false,
             "objlog.store.type=azure", "objlog.store.container=logs",
             "objlog.store.azure.endpoint=http://127.0.0.1:1/leakcheck?sv=2023-11-03&ss=b&srt=sco&sp=rwdlac"
                 + "&se=2099-01-01T00:00:00Z&sig=" + SAS_SIGNATURE,
-            "objlog.store.verify-conditional-writes=false"),
+            "objlog.store.verify-conditional-writes=false", "objlog.store.verify-bucket=false"),
         new Scenario("gcs, service-account key file", gcsKey.secrets(), false,
             "objlog.store.type=gcs", "objlog.store.bucket=" + BUCKET, "objlog.store.gcs.project-id=leakcheck",
             "objlog.store.gcs.host=http://127.0.0.1:1",
             "objlog.store.gcs.credentials-location=file:" + gcsKey.file(),
-            "objlog.store.verify-conditional-writes=false"));
+            "objlog.store.verify-conditional-writes=false", "objlog.store.verify-bucket=false"));
     try {
       scan(scenarios);
     } finally {

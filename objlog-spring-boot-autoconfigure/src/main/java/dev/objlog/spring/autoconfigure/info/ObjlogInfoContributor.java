@@ -75,7 +75,14 @@ public final class ObjlogInfoContributor implements InfoContributor {
   }
 
   private String configuredType() {
-    return properties.getStore().getType().name().toLowerCase(Locale.ROOT);
+    ObjlogProperties.Store store = properties.getStore();
+    if (store.getType() != null) {
+      return store.getType().name().toLowerCase(Locale.ROOT);
+    }
+    // Unset means the filesystem default only when no bucket or container names a cloud store.
+    boolean named = store.getBucket() != null && !store.getBucket().isBlank()
+        || store.getContainer() != null && !store.getContainer().isBlank();
+    return named ? "unset" : "filesystem";
   }
 
   /** By class name, so that no provider SDK class is loaded to answer. */

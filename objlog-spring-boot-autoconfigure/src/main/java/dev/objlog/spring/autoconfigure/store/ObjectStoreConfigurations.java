@@ -5,6 +5,7 @@ import com.google.auth.oauth2.GoogleCredentials;
 import com.google.cloud.storage.Storage;
 import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
 import dev.objlog.spring.autoconfigure.ObjlogProperties;
+import dev.objlog.spring.autoconfigure.ObjlogProperties.StoreType;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.azure.AzureBlobObjectStore;
 import dev.objlog.store.filesystem.FilesystemObjectStore;
@@ -20,10 +21,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -31,13 +35,13 @@ import software.amazon.awssdk.services.s3.S3Client;
  * ObjlogStoreAutoConfiguration}; the last one explains a store type whose SDK is missing.
  */
 final class ObjectStoreConfigurations {
-  private static final String TYPE = "objlog.store.type";
+  private static final Log logger = LogFactory.getLog(ObjectStoreConfigurations.class);
 
   private ObjectStoreConfigurations() {}
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnMissingBean(ObjectStore.class)
-  @ConditionalOnProperty(name = TYPE, havingValue = "filesystem", matchIfMissing = true)
+  @ConditionalOnStoreType(StoreType.FILESYSTEM)
   static class Filesystem {
 
     @Bean
@@ -58,13 +62,18 @@ final class ObjectStoreConfigurations {
             "the filesystem store needs a root directory.",
             "Set objlog.store.filesystem.root to a directory such as ./objlog-data.");
       }
+      if (properties.getStore().getType() == null) {
+        // The embedded default: say where the log goes, since nothing asked for it by name.
+        logger.info("objlog.store.type is not set and no bucket is named: the log lives in the filesystem store at "
+            + path.toAbsolutePath().normalize() + " (set objlog.store.type to choose another store)");
+      }
       return FilesystemObjectStore.open(path);
     }
   }
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnMissingBean(ObjectStore.class)
-  @ConditionalOnProperty(name = TYPE, havingValue = "memory")
+  @ConditionalOnStoreType(StoreType.MEMORY)
   static class Memory {
 
     @Bean
@@ -76,7 +85,7 @@ final class ObjectStoreConfigurations {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(S3Client.class)
   @ConditionalOnMissingBean(ObjectStore.class)
-  @ConditionalOnProperty(name = TYPE, havingValue = "s3")
+  @ConditionalOnStoreType(StoreType.S3)
   static class S3 {
 
     @Bean
@@ -88,6 +97,7 @@ final class ObjectStoreConfigurations {
     @Bean
     S3ObjectStore objlogObjectStore(
         ObjlogProperties properties, ObjlogConnectionDetails details, ObjectProvider<S3Client> clients) {
+      logIfInferred(properties, "s3");
       String bucket = details.getBucket() != null ? details.getBucket() : properties.getStore().getBucket();
       if (bucket == null || bucket.isBlank()) {
         throw new ObjlogConfigurationException(
@@ -134,11 +144,12 @@ final class ObjectStoreConfigurations {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(Storage.class)
   @ConditionalOnMissingBean(ObjectStore.class)
-  @ConditionalOnProperty(name = TYPE, havingValue = "gcs")
+  @ConditionalOnStoreType(StoreType.GCS)
   static class Gcs {
 
     @Bean
     GcsObjectStore objlogObjectStore(ObjlogProperties properties, ObjectProvider<Storage> clients) {
+      logIfInferred(properties, "gcs");
       ObjlogProperties.Store store = properties.getStore();
       String bucket = store.getBucket();
       if (bucket == null || bucket.isBlank()) {
@@ -186,11 +197,12 @@ final class ObjectStoreConfigurations {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(BlobServiceClient.class)
   @ConditionalOnMissingBean(ObjectStore.class)
-  @ConditionalOnProperty(name = TYPE, havingValue = "azure")
+  @ConditionalOnStoreType(StoreType.AZURE)
   static class Azure {
 
     @Bean
     AzureBlobObjectStore objlogObjectStore(ObjlogProperties properties, ObjectProvider<BlobServiceClient> clients) {
+      logIfInferred(properties, "azure");
       ObjlogProperties.Store store = properties.getStore();
       String container = store.getContainer();
       if (container == null || container.isBlank()) {
@@ -251,32 +263,39 @@ final class ObjectStoreConfigurations {
   }
 
   /**
-   * Matches only when no store configuration above did: the configured type's SDK is missing (an
-   * unknown type fails earlier, when the properties are bound).
+   * Matches only when no store configuration above did: the store type cannot be decided
+   * ({@link StoreTypeResolution}), or the SDK of the configured type is missing (an unknown type
+   * fails earlier, when the properties are bound).
    */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnMissingBean(ObjectStore.class)
   static class MissingProvider {
 
     @Bean
-    ObjectStore objlogObjectStore(ObjlogProperties properties) {
-      ObjlogProperties.StoreType type = properties.getStore().getType();
-      String artifact =
-          switch (type) {
-            case S3 -> "software.amazon.awssdk:s3";
-            case GCS -> "com.google.cloud:google-cloud-storage";
-            case AZURE -> "com.azure:azure-storage-blob";
-            case FILESYSTEM, MEMORY -> "";
-          };
-      String name = type.name().toLowerCase(java.util.Locale.ROOT);
-      if (artifact.isEmpty()) {
-        throw new IllegalStateException("no objlog store configuration matched objlog.store.type=" + name);
+    ObjectStore objlogObjectStore(ObjlogProperties properties, Environment environment, ResourceLoader resourceLoader) {
+      StoreTypeResolution resolution = StoreTypeResolution.resolve(environment, resourceLoader.getClassLoader());
+      if (resolution.failure() != null) {
+        throw resolution.failure();
       }
+      StoreType type = resolution.type() != null ? resolution.type() : properties.getStore().getType();
+      StoreTypeResolution.Sdk sdk = type == null ? null : StoreTypeResolution.Sdk.of(type);
+      if (sdk == null) {
+        throw new IllegalStateException("no objlog store configuration matched objlog.store.type=" + type);
+      }
+      String name = sdk.typeName();
       throw new ObjlogConfigurationException(
-          "objlog.store.type",
-          "objlog.store.type=" + name + " needs " + artifact + ", which is not on the classpath.",
-          "Add " + artifact + " to use objlog.store.type=" + name
+          StoreTypeResolution.TYPE,
+          "objlog.store.type=" + name + " needs " + sdk.artifact + ", which is not on the classpath.",
+          "Add " + sdk.artifact + " to use objlog.store.type=" + name
               + " (its version is managed by the provider's BOM), or choose another store type.");
+    }
+  }
+
+  /** A store type chosen from the classpath is worth one line: nothing named it. */
+  private static void logIfInferred(ObjlogProperties properties, String type) {
+    if (properties.getStore().getType() == null) {
+      logger.info("objlog.store.type is not set: using " + type + ", the only provider SDK on the classpath for the"
+          + " configured bucket or container");
     }
   }
 

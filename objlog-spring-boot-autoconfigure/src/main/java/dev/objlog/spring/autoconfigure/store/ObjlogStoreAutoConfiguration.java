@@ -11,7 +11,8 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configuration of objlog's {@link ObjectStore}: one bean built from {@code objlog.store.*}
- * unless the application defines its own, and a self-test at startup proving that the store
+ * unless the application defines its own, and two startup steps on every store bean: {@link
+ * ObjlogStoreBucketCheck} (the bucket exists; {@code objlog.store.verify-bucket}) and then a self-test proving that the store
  * honours conditional writes ({@code objlog.store.verify-conditional-writes}).
  */
 @AutoConfiguration
@@ -25,6 +26,13 @@ import org.springframework.context.annotation.Import;
   ObjectStoreConfigurations.MissingProvider.class
 })
 public final class ObjlogStoreAutoConfiguration {
+
+  /** Declared before the self-test, so that a missing bucket is reported as such first. */
+  @Bean
+  @ConditionalOnBooleanProperty(name = "objlog.store.verify-bucket", matchIfMissing = true)
+  ObjlogStoreBucketCheck objlogStoreBucketCheck(ObjectProvider<ObjectStore> stores, ObjlogProperties properties) {
+    return new ObjlogStoreBucketCheck(stores, properties.getStore().getPrefix());
+  }
 
   @Bean
   @ConditionalOnBooleanProperty(name = "objlog.store.verify-conditional-writes", matchIfMissing = true)

@@ -12,6 +12,7 @@ import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.core.RecordValueConverter;
 import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.spring.core.StreamAutoCreator;
 import dev.objlog.spring.core.StreamWriterSettings;
 import dev.objlog.spring.core.WriterLeaseSettings;
 import dev.objlog.spring.core.WriterLeaseStore;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -71,7 +73,10 @@ public final class ObjlogStreamsAutoConfiguration {
     List<ObjlogStream> streams = new ArrayList<>();
     properties.getStreams().forEach((name, stream) ->
         streams.add(new ObjlogStream(name, properties.streamId(name), stream.getPartitions())));
-    return new ObjlogStreams(store, streams, options.build(), properties.getReader().toReaderOptions());
+    ObjlogProperties.Defaults defaults = properties.getDefaults();
+    StreamAutoCreator autoCreator = !defaults.isAutoCreate() ? null : new StreamAutoCreator(store,
+        properties.getStore().getPrefix(), defaults.getPartitions(), ObjlogProperties.MAX_PARTITIONS, Clock.systemUTC());
+    return new ObjlogStreams(store, streams, options.build(), properties.getReader().toReaderOptions(), autoCreator);
   }
 
   /** The one stream's log, when exactly one is configured; {@link ObjlogStreams} closes it. */
@@ -94,31 +99,42 @@ public final class ObjlogStreamsAutoConfiguration {
       ObjectProvider<RecordValueConverter> converter, StoreActivity activity,
       ObjectProvider<WriterLeaseStore> leaseStores, ObjectProvider<LeaseRepository> leaseRepositories) {
     Map<String, StreamWriterSettings> settings = new LinkedHashMap<>();
-    String leasedStream = null;
+    String leaseProperty = null;
     for (String name : streams.names()) {
       ObjlogProperties.Stream stream = properties.getStreams().get(name);
       if (stream == null) {
         continue; // an application's own ObjlogStreams bean with streams of its own: defaults
       }
-      ObjlogProperties.Writer writer = stream.getWriter();
-      WriterLeaseSettings lease = writer.getLease().toSettings();
-      if (lease != null) {
-        leasedStream = name;
+      StreamWriterSettings s = writerSettings(stream.getWriter(), streams.stream(name).partitions());
+      if (s.lease() != null) {
+        leaseProperty = "objlog.streams." + name + ".writer.lease.enabled";
       }
-      settings.put(name, new StreamWriterSettings(
-          PartitionSet.parse(writer.getPartitions(), streams.stream(name).partitions()),
-          writer.toWriterOptions(),
-          writer.isReopenAfterFenceLoss(),
-          lease));
+      settings.put(name, s);
+    }
+    Function<ObjlogStream, StreamWriterSettings> autoCreated = null;
+    if (streams.autoCreates()) {
+      ObjlogProperties.Writer defaults = properties.getDefaults().getWriter();
+      autoCreated = stream -> writerSettings(defaults, stream.partitions());
+      if (defaults.getLease().isEnabled()) {
+        leaseProperty = "objlog.defaults.writer.lease.enabled";
+      }
     }
     RecordValueConverter valueConverter =
         converter.getIfAvailable(() -> new DefaultRecordValueConverter(null));
-    WriterLeaseStore leaseStore = leasedStream == null ? null : leaseStore(leasedStream, leaseStores, leaseRepositories);
-    return new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity, leaseStore);
+    WriterLeaseStore leaseStore = leaseProperty == null ? null : leaseStore(leaseProperty, leaseStores, leaseRepositories);
+    return new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity, leaseStore, autoCreated);
+  }
+
+  private static StreamWriterSettings writerSettings(ObjlogProperties.Writer writer, int partitions) {
+    return new StreamWriterSettings(
+        PartitionSet.parse(writer.getPartitions(), partitions),
+        writer.toWriterOptions(),
+        writer.isReopenAfterFenceLoss(),
+        writer.getLease().toSettings());
   }
 
   /** The application's WriterLeaseStore, or else the listeners' lease repository adapted. */
-  private static WriterLeaseStore leaseStore(String streamName, ObjectProvider<WriterLeaseStore> leaseStores,
+  private static WriterLeaseStore leaseStore(String leaseProperty, ObjectProvider<WriterLeaseStore> leaseStores,
       ObjectProvider<LeaseRepository> leaseRepositories) {
     WriterLeaseStore store = leaseStores.getIfUnique();
     if (store != null) {
@@ -126,7 +142,7 @@ public final class ObjlogStreamsAutoConfiguration {
     }
     LeaseRepository repository = leaseRepositories.getIfUnique();
     if (repository == null) {
-      throw new ObjlogConfigurationException("objlog.streams." + streamName + ".writer.lease.enabled",
+      throw new ObjlogConfigurationException(leaseProperty,
           "writer leases are kept by the listeners' checkpoint repository, but there is no single LeaseRepository"
               + " (or WriterLeaseStore) bean.",
           "Set objlog.checkpoint.store to jdbc or bucket (shared by every instance), or define a WriterLeaseStore bean.");

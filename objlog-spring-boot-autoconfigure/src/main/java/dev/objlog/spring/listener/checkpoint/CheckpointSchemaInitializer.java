@@ -73,6 +73,22 @@ public final class CheckpointSchemaInitializer implements InitializingBean {
 
   /** Runs the schema script now, whatever the mode. */
   public void initialize() {
+    String location = scriptLocation();
+    String script = script();
+    ResourceDatabasePopulator populator =
+        new ResourceDatabasePopulator(new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8), location));
+    populator.setSqlScriptEncoding(StandardCharsets.UTF_8.name());
+    DatabasePopulatorUtils.execute(populator, dataSource);
+  }
+
+  /**
+   * The schema script this initializer runs: the platform's script with the configured table
+   * prefix, as a person creating the tables by hand would run it.
+   *
+   * @throws ObjlogConfigurationException for a bad table prefix, an unknown platform or a missing
+   *     script
+   */
+  public String script() {
     String prefix = settings.getTablePrefix();
     try {
       JdbcCheckpointRepository.checkTablePrefix(prefix);
@@ -80,19 +96,19 @@ public final class CheckpointSchemaInitializer implements InitializingBean {
       throw new ObjlogConfigurationException(
           "objlog.checkpoint.jdbc.table-prefix", e.getMessage() + ".", "Choose a table prefix such as objlog_.");
     }
+    String script = read(resourceLoader.getResource(scriptLocation()));
+    if (!prefix.equals(JdbcCheckpointRepository.DEFAULT_TABLE_PREFIX)) {
+      script = script.replace(JdbcCheckpointRepository.DEFAULT_TABLE_PREFIX, prefix);
+    }
+    return script;
+  }
+
+  private String scriptLocation() {
     String platform = settings.getPlatform();
     if (platform == null || platform.isBlank()) {
       platform = detectPlatform(dataSource);
     }
-    String location = settings.getSchema().replace("@@platform@@", platform.toLowerCase(Locale.ROOT));
-    String script = read(resourceLoader.getResource(location));
-    if (!prefix.equals(JdbcCheckpointRepository.DEFAULT_TABLE_PREFIX)) {
-      script = script.replace(JdbcCheckpointRepository.DEFAULT_TABLE_PREFIX, prefix);
-    }
-    ResourceDatabasePopulator populator =
-        new ResourceDatabasePopulator(new ByteArrayResource(script.getBytes(StandardCharsets.UTF_8), location));
-    populator.setSqlScriptEncoding(StandardCharsets.UTF_8.name());
-    DatabasePopulatorUtils.execute(populator, dataSource);
+    return settings.getSchema().replace("@@platform@@", platform.toLowerCase(Locale.ROOT));
   }
 
   /**

@@ -12,10 +12,12 @@ import org.springframework.context.annotation.Import;
  *
  * <ul>
  *   <li>{@code objlog.checkpoint.store} unset: a {@link JdbcCheckpointRepository} when spring-jdbc
- *       and spring-boot-jdbc are present and there is a single {@code DataSource}, otherwise an
- *       {@link InMemoryCheckpointRepository};
+ *       and spring-boot-jdbc are present and there is a single {@code DataSource}; otherwise a
+ *       {@link BucketCheckpointRepository} on the log's store, unless that is the memory store
+ *       (then an {@link InMemoryCheckpointRepository});
  *   <li>{@code jdbc}, {@code memory} or {@code bucket} choose explicitly; {@code jdbc} without a
- *       DataSource and {@code bucket} without an {@code ObjectStore} fail startup.
+ *       DataSource and {@code bucket} without an {@code ObjectStore} fail startup; {@code memory}
+ *       on any store but the memory store logs a WARN (a restart forgets every checkpoint).
  * </ul>
  *
  * <p>With JDBC, {@link CheckpointSchemaInitializer} creates the tables as {@code
@@ -32,6 +34,7 @@ import org.springframework.context.annotation.Import;
 @Import({
   CheckpointRepositoryConfigurations.Jdbc.class,
   CheckpointRepositoryConfigurations.Bucket.class,
+  CheckpointRepositoryConfigurations.BucketByDefault.class,
   CheckpointRepositoryConfigurations.Memory.class,
   CheckpointRepositoryConfigurations.JdbcUnavailable.class
 })

@@ -17,7 +17,7 @@ public class ObjlogCheckpointProperties {
    * Where listeners keep checkpoints and group leases: jdbc (a database table, saved in the
    * listener's transaction), memory (this process only, lost on restart) or bucket (beside each
    * partition's catalog in the object store). When unset: jdbc if the application has a single
-   * DataSource and spring-jdbc, otherwise memory.
+   * DataSource and spring-jdbc, otherwise bucket, or memory on the memory store.
    */
   private @Nullable StoreType store;
 

@@ -5,8 +5,10 @@
  * <p>Owns: the SPIs {@link dev.objlog.spring.listener.checkpoint.CheckpointRepository} and {@link
  * dev.objlog.spring.listener.checkpoint.LeaseRepository} with three implementations of both
  * (in-memory, JDBC, and objects in the bucket beside each partition's catalog), the bucket lease
- * document (also used for {@code maintenance/writer-lease.json}), the JDBC schema scripts and their
- * initializer, the {@code objlog.checkpoint.*} properties and their auto-configuration, and the
+ * document (also used for {@code maintenance/writer-lease.json}), the JDBC schema scripts, their
+ * initializer and the startup check that the tables exist, the {@code objlog.checkpoint.*}
+ * properties and their auto-configuration (and so the default: database, else bucket, memory only
+ * on the memory store or by name), and the
  * adapter that keeps the template's writer leases in a lease repository ({@link
  * dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore}). Does not
  * own: reading records or running listeners (the listener container calls these SPIs), the

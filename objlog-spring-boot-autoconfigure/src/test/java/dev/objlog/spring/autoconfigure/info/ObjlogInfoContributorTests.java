@@ -57,6 +57,7 @@ class ObjlogInfoContributorTests {
             "objlog.store.type=s3",
             "objlog.store.bucket=logs",
             "objlog.store.verify-conditional-writes=false",
+            "objlog.store.verify-bucket=false",
             "objlog.store.s3.endpoint=http://127.0.0.1:9",
             "objlog.store.s3.access-key=AKIA-VISIBLE-NOT",
             "objlog.store.s3.secret-key=s3cr3t-never-shown")

@@ -24,8 +24,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Which gcs and azure store gets built, and their configuration errors. Building a store opens no
- * connection, so these run without servers and with the self-test off; the engine's own tests run
- * both stores against real protocol servers.
+ * connection, so these run without servers and with the startup checks (bucket, self-test) off;
+ * MissingBucketTests and the engine's own tests run both stores against real protocol servers.
  */
 class GcsAndAzureStoreAutoConfigurationTests {
   /** Azurite's documented development account key. */
@@ -35,7 +35,7 @@ class GcsAndAzureStoreAutoConfigurationTests {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(AutoConfigurations.of(ObjlogStoreAutoConfiguration.class))
-          .withPropertyValues("objlog.store.verify-conditional-writes=false");
+          .withPropertyValues("objlog.store.verify-conditional-writes=false", "objlog.store.verify-bucket=false");
 
   @TempDir Path temp;
 
