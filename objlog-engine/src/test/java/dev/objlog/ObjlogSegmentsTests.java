@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.objlog.store.memory.MemoryObjectStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,9 @@ class ObjlogSegmentsTests {
   void pagesCoverEveryReachableSegmentInLsnOrderAndStartAtTheFloorAfterRetention() {
     try (Objlog log = Objlog.open(new MemoryObjectStore(), "demo/segments")) {
       assertThat(log.segments(0, 0, 10)).as("a partition that does not exist").isEmpty();
-      try (PartitionWriter writer = log.openWriter(0)) {
+      // Segments are cut only by flush, never by the batch's age.
+      WriterOptions flushOnly = WriterOptions.builder().batch(Duration.ofHours(1), 1 << 20, 1000).build();
+      try (PartitionWriter writer = log.openWriter(0, flushOnly)) {
         for (int i = 0; i < 5; i++) {
           writer.append(LogRecord.of(1_000 + i, "a" + i));
           writer.append(LogRecord.of(1_000 + i, "b" + i));
