@@ -183,11 +183,12 @@
             cell('Newest record', age, false, 'newestRecordAge'),
             cell('Writer here', local, false, 'localWriter'),
             el('td', {'data-label': 'Segments'}, el('button', {type: 'button', class: 'open-segments',
-              onclick: () => openSegments(name, p.partition, 0)}, 'Show segments')));
+              onclick: () => openSegments(name, p.partition, 0)}, 'Segments')));
       });
       sections.push(el('section', {class: 'stream', 'data-stream': name},
           el('h3', {}, name),
-          el('p', {class: 'meta'}, 'stream id ' + stream.streamId + ' · ' + stream.partitionCount + ' partitions'
+          el('p', {class: 'meta'}, 'stream id ' + stream.streamId + ' · ' + stream.partitionCount
+              + (stream.partitionCount === 1 ? ' partition' : ' partitions')
               + (stream.writerPartitions ? ' · written here: ' + stream.writerPartitions : '')
               + (stream.writerLease ? ' · writer lease members: ' + stream.writerLease.members : '')),
           el('div', {class: 'table-wrap'}, el('table', {},
@@ -227,8 +228,10 @@
     const w = 120;
     const h = 24;
     const max = Math.max(1, ...samples.map((s) => s.lag));
+    // The time axis grows with the history, from one minute up to the ten kept.
+    const span = Math.min(HISTORY_MS, Math.max(60 * 1000, now - samples[0].t));
     const points = samples.map((s) => {
-      const x = w - ((now - s.t) / HISTORY_MS) * w;
+      const x = w - ((now - s.t) / span) * w;
       const y = h - 1 - (s.lag / max) * (h - 2);
       return x.toFixed(1) + ',' + y.toFixed(1);
     }).join(' ');
@@ -285,8 +288,8 @@
       }
       sections.push(el('section', {class: 'listener', 'data-listener': id},
           el('h3', {}, id, ' ', badge(l.state.toLowerCase(), listenerStateKind(l.state))),
-          el('p', {class: 'meta'}, 'stream ' + l.stream + ' · checkpoints ' + l.checkpointMode.toLowerCase()
-              + ' as ' + l.checkpointOwner
+          el('p', {class: 'meta'}, 'stream ' + l.stream + ' · checkpoint mode ' + l.checkpointMode.toLowerCase()
+              + ', checkpoint owner ' + l.checkpointOwner
               + (l.group ? ' · group ' + l.group.group + ', this instance ' + l.group.instanceId + ', '
                   + l.group.members + ' member' + (l.group.members === 1 ? '' : 's') : '')
               + ' · partitions here: ' + l.partitions),
