@@ -10,10 +10,19 @@ import dev.objlog.store.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,9 +41,13 @@ import org.jspecify.annotations.Nullable;
  * wall clock only stamps when a head was read.
  *
  * <p>Thread-safety: safe for concurrent use; concurrent callers of one partition wait for one read.
+ * {@link #views} reads on up to {@value #PARALLEL_READS} daemon threads of its own (idle ones end
+ * after 30 s); {@link #close} stops them.
  */
-public final class CachedPartitionHeads {
+public final class CachedPartitionHeads implements AutoCloseable {
   private static final int LIST_PAGE = 1024;
+  /** Head reads one overview runs at once: a cold cache of many partitions fills in parallel. */
+  static final int PARALLEL_READS = 8;
 
   /**
    * A partition as last read.
@@ -53,6 +66,12 @@ public final class CachedPartitionHeads {
   private final Ticker ticker;
   private final Clock clock;
   private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+  private final ExecutorService readers = new ThreadPoolExecutor(PARALLEL_READS, PARALLEL_READS, 30, TimeUnit.SECONDS,
+      new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, "objlog-console-heads");
+        t.setDaemon(true);
+        return t;
+      });
 
   /**
    * @param refresh the longest a head is served without asking the store again (positive)
@@ -68,6 +87,7 @@ public final class CachedPartitionHeads {
     this.refreshNanos = refresh.toNanos();
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.clock = Objects.requireNonNull(clock, "clock");
+    ((ThreadPoolExecutor) readers).allowCoreThreadTimeOut(true);
   }
 
   /** The refresh interval. */
@@ -79,13 +99,44 @@ public final class CachedPartitionHeads {
   public View view(String streamName, int partition) {
     Entry entry = entries.computeIfAbsent(streamName + '\u0000' + partition, k -> new Entry());
     synchronized (entry) {
-      long now = ticker.read();
-      if (entry.view == null || now - entry.readAtNanos >= refreshNanos) {
+      if (!entry.fresh()) {
         entry.view = read(streams.log(streamName), partition, entry.view);
         entry.readAtNanos = ticker.read();
       }
       return entry.view;
     }
+  }
+
+  /**
+   * Partitions 0 to {@code partitions - 1} of a stream, as {@link #view}; those to read again are
+   * read {@value #PARALLEL_READS} at a time.
+   */
+  public List<View> views(String streamName, int partitions) {
+    List<Future<View>> reads = new ArrayList<>(partitions);
+    for (int p = 0; p < partitions; p++) {
+      Entry entry = entries.get(streamName + '\u0000' + p);
+      int partition = p;
+      reads.add(entry != null && entry.fresh() ? CompletableFuture.completedFuture(entry.view)
+          : readers.submit(() -> view(streamName, partition)));
+    }
+    List<View> out = new ArrayList<>(partitions);
+    for (Future<View> read : reads) {
+      try {
+        out.add(read.get());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while reading the heads of " + streamName, e);
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      }
+    }
+    return out;
+  }
+
+  /** Stops the reading threads. */
+  @Override
+  public void close() {
+    readers.shutdownNow();
   }
 
   private View read(Objlog log, int partition, @Nullable View previous) {
@@ -130,8 +181,12 @@ public final class CachedPartitionHeads {
     }
   }
 
-  private static final class Entry {
-    private @Nullable View view;
-    private long readAtNanos;
+  private final class Entry {
+    private volatile @Nullable View view;
+    private volatile long readAtNanos;
+
+    boolean fresh() {
+      return view != null && ticker.read() - readAtNanos < refreshNanos;
+    }
   }
 }

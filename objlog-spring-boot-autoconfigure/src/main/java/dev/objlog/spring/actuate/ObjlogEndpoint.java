@@ -303,8 +303,15 @@ public class ObjlogEndpoint {
         template.writerLeaseStatus(stream.name()).ifPresent(status -> details.put("writerLease", writerLease(status)));
       }
       List<Map<String, Object>> partitions = new ArrayList<>();
-      for (int p = 0; p < stream.partitions(); p++) {
-        partitions.add(cache == null ? partition(stream, p, false) : cachedPartition(cache, stream, p));
+      if (cache == null) {
+        for (int p = 0; p < stream.partitions(); p++) {
+          partitions.add(partition(stream, p, false));
+        }
+      } else {
+        List<CachedPartitionHeads.View> views = cache.views(stream.name(), stream.partitions());
+        for (int p = 0; p < views.size(); p++) {
+          partitions.add(cachedPartition(stream, p, views.get(p)));
+        }
       }
       details.put("partitions", partitions);
       all.put(stream.name(), details);
@@ -366,10 +373,9 @@ public class ObjlogEndpoint {
   }
 
   /** One partition of the cached view: the same fields, from a head at most one refresh old. */
-  private Map<String, Object> cachedPartition(CachedPartitionHeads cache, ObjlogStream stream, int partition) {
+  private Map<String, Object> cachedPartition(ObjlogStream stream, int partition, CachedPartitionHeads.View view) {
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("partition", partition);
-    CachedPartitionHeads.View view = cache.view(stream.name(), partition);
     PartitionHead head = view.head();
     if (head != null) {
       headFields(details, head);
