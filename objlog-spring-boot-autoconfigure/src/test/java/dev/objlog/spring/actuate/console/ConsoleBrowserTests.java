@@ -2,16 +2,11 @@ package dev.objlog.spring.actuate.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The console as a person sees it in a real browser (headless Chromium), with the endpoint's
@@ -19,41 +14,18 @@ import org.springframework.context.ConfigurableApplicationContext;
  * listener's lag going back to zero, one partition's segments, no write actions, and a layout that
  * fits a phone's width. Each wait polls the page for what should appear, within a bound.
  */
-class ConsoleBrowserTests {
-  @TempDir
-  static Path root;
-
-  private static ConfigurableApplicationContext app;
-  private static Chromium browser;
-
-  @BeforeAll
-  static void start() throws Exception {
-    Chromium.assumeInstalled();
-    app = ConsoleApp.start(root);
-    browser = Chromium.start(1280, 1000);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (browser != null) {
-      browser.close();
-    }
-    if (app != null) {
-      app.close();
-    }
-  }
-
-  private static void open() {
+class ConsoleBrowserTests extends ConsoleBrowserSession {
+  private void open() {
     browser.driver.get(ConsoleApp.consoleUrl(app));
     browser.waitFor("the page shows the store", d -> "answering".equals(browser.text("#store-health")));
   }
 
-  private static String field(String stream, int partition, String field) {
+  private String field(String stream, int partition, String field) {
     return String.valueOf(browser.text("section.stream[data-stream='" + stream + "'] tr[data-partition='"
         + partition + "'] td[data-field='" + field + "']"));
   }
 
-  private static String listenerField(int partition, String field) {
+  private String listenerField(int partition, String field) {
     return String.valueOf(browser.text("tr[data-listener='" + ConsoleApp.LISTENER + "'][data-partition='"
         + partition + "'] td[data-field='" + field + "']"));
   }

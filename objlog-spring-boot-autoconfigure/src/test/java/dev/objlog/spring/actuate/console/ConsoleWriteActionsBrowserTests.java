@@ -6,50 +6,26 @@ import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The console's write actions in a real browser, with the endpoint's access unrestricted: they
  * appear, ask for confirmation, and act through the endpoint; and a page of another origin cannot
  * make the browser call them, neither with a form nor with {@code fetch}.
  */
-class ConsoleWriteActionsBrowserTests {
-  @TempDir
-  static Path root;
-
-  private static ConfigurableApplicationContext app;
-  private static Chromium browser;
-
-  @BeforeAll
-  static void start() throws Exception {
-    Chromium.assumeInstalled();
-    app = ConsoleApp.start(root, "management.endpoint.objlog.access=unrestricted");
-    browser = Chromium.start(1280, 1000);
+class ConsoleWriteActionsBrowserTests extends ConsoleBrowserSession {
+  ConsoleWriteActionsBrowserTests() {
+    super("management.endpoint.objlog.access=unrestricted");
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    if (browser != null) {
-      browser.close();
-    }
-    if (app != null) {
-      app.close();
-    }
-  }
-
-  private static void open() {
+  private void open() {
     browser.driver.get(ConsoleApp.consoleUrl(app));
     browser.waitFor("the listener", d -> browser.text("section.listener[data-listener='" + ConsoleApp.LISTENER + "'] h3")
         != null);
   }
 
-  private static String listenerHeading() {
+  private String listenerHeading() {
     return browser.text("section.listener[data-listener='" + ConsoleApp.LISTENER + "'] h3");
   }
 
