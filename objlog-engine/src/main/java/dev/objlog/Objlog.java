@@ -6,6 +6,7 @@ import dev.objlog.internal.catalog.CommitStatuses;
 import dev.objlog.internal.catalog.HeadSnapshot;
 import dev.objlog.internal.catalog.InitializeResult;
 import dev.objlog.internal.catalog.PartitionCatalog;
+import dev.objlog.internal.catalog.SegmentListing;
 import dev.objlog.internal.catalog.SegmentRefs;
 import dev.objlog.internal.read.DefaultLogReader;
 import dev.objlog.internal.retention.RetentionRequests;
@@ -146,6 +147,32 @@ public final class Objlog implements AutoCloseable {
     PartitionCatalog catalog = runtime.catalog(partition);
     Optional<HeadSnapshot> head = catalog.refreshHead();
     return head.map(h -> SegmentRefs.toPartitionHead(catalog.keys(), h.head()));
+  }
+
+  /**
+   * Up to {@code limit} of the partition's reachable segments in LSN order, from the one holding
+   * {@code fromLsn} (from the oldest when {@code fromLsn} is below the retention floor), read from
+   * a freshly refreshed head. Costs a conditional GET of the head plus one GET per catalog page on
+   * the way that is not cached; segments still in the head's open leaf cost nothing more.
+   *
+   * @param limit the most segments to list (1 to 1024)
+   * @return empty when the partition does not exist yet
+   * @throws InvalidArgumentException if {@code limit} is outside 1 to 1024
+   * @throws dev.objlog.store.StoreException if reading the catalog failed (ask again)
+   */
+  public Optional<SegmentPage> segments(int partition, long fromLsn, int limit) {
+    if (limit < 1 || limit > 1024) {
+      throw new InvalidArgumentException("limit must be between 1 and 1024, was " + limit);
+    }
+    ensureOpen();
+    PartitionCatalog catalog = runtime.catalog(partition);
+    return catalog.refreshHead().map(snapshot -> {
+      SegmentListing listing = catalog.listSegments(snapshot.head(), fromLsn, limit);
+      List<SegmentRef> refs = new ArrayList<>(listing.segments().size());
+      listing.segments().forEach(entry -> refs.add(SegmentRefs.toSegmentRef(catalog.keys(), entry)));
+      return new SegmentPage(SegmentRefs.toPartitionHead(catalog.keys(), snapshot.head()), refs, listing.nextLsn(),
+          listing.hasMore());
+    });
   }
 
   /**

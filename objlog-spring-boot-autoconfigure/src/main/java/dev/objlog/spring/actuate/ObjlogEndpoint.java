@@ -5,6 +5,7 @@ import dev.objlog.PartitionHead;
 import dev.objlog.RetentionRegressionException;
 import dev.objlog.RetentionRequest;
 import dev.objlog.RetentionResult;
+import dev.objlog.SegmentPage;
 import dev.objlog.SegmentRef;
 import dev.objlog.WriterState;
 import dev.objlog.format.key.KeyPrefixes;
@@ -53,7 +54,16 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  *   <li>{@code GET /actuator/objlog/{streamName}/{partition}}: the same for one partition, plus
  *       the retention fields, the newest committed segment and a listing of the partition's
  *       segment folder (count, bytes, newest objects).
+ *   <li>{@code GET /actuator/objlog/{streamName}/{partition}/segments?fromLsn=N&limit=M}: one page
+ *       of the partition's reachable segments in LSN order with the pending retention request (the
+ *       console's segment strip).
  * </ul>
+ *
+ * <p>The overview also carries the server's {@code time}, the outcome of recent store requests
+ * ({@code storeActivity}) and, when known, whether the write operations are mapped ({@code
+ * writeOperations}). {@code GET /actuator/objlog?heads=cached} serves the heads from a {@link
+ * CachedPartitionHeads} (what the console reads), so any number of callers costs the store at most
+ * one head read per partition per refresh interval.
  *
  * <p>Each request refreshes the heads it shows (one conditional GET per partition, no body when
  * unchanged). The folder listing of the detail view lists at most {@value #MAX_LISTED} keys.
@@ -83,6 +93,9 @@ public class ObjlogEndpoint {
   /** The write operation's action that runs one scrub pass. */
   public static final String SCRUB = "scrub";
 
+  /** Most segments one page of {@code .../{partition}/segments} lists. */
+  public static final int MAX_SEGMENT_PAGE = 1024;
+
   /** Most segment-folder keys one detail request lists. */
   public static final int MAX_LISTED = 10_000;
 
@@ -93,6 +106,8 @@ public class ObjlogEndpoint {
   private final StoreActivity activity;
   private volatile @Nullable ObjlogListenerEndpointRegistry listeners;
   private final @Nullable ObjlogMaintenance maintenance;
+  private volatile @Nullable CachedPartitionHeads cachedHeads;
+  private volatile @Nullable Boolean writeOperations;
 
   /**
    * An endpoint without write operations' backing: they answer 400.
@@ -231,10 +246,53 @@ public class ObjlogEndpoint {
     return ListenerDescriptions.describe(java.util.Objects.requireNonNull(registry.getListenerContainer(listenerId)));
   }
 
-  @ReadOperation
+  /**
+   * Serves {@code GET /actuator/objlog?heads=cached} (the console's view) from {@code heads}:
+   * partition heads read at most once per its refresh interval, with each partition's reachable
+   * bytes. Without it, {@code heads=cached} reads heads as a plain request does.
+   */
+  public void setCachedHeads(@Nullable CachedPartitionHeads heads) {
+    this.cachedHeads = heads;
+  }
+
+  /**
+   * Whether this endpoint's write operations are mapped (its access is unrestricted); shown as
+   * {@code writeOperations} so that a page offers only the actions it can take. Unset: not shown.
+   */
+  public void setWriteOperations(boolean available) {
+    this.writeOperations = available;
+  }
+
+  /** Every stream's partitions and the listeners, each head read now. */
   public Map<String, Object> streams() {
+    return streams(null);
+  }
+
+  /**
+   * Every stream's partitions and the listeners. {@code heads=cached} serves the heads from the
+   * {@linkplain #setCachedHeads cache} (and adds {@code reachableBytes} and {@code headReadAt}
+   * to each partition); otherwise each request reads every head.
+   */
+  @ReadOperation
+  public Map<String, Object> streams(@Nullable String heads) {
+    CachedPartitionHeads cache = "cached".equals(heads) ? cachedHeads : null;
     Map<String, Object> body = new LinkedHashMap<>();
+    body.put("time", Instant.now());
     body.put("store", streams.store().describe());
+    StoreActivity.Snapshot outcomes = activity.snapshot();
+    Map<String, Object> storeActivity = new LinkedHashMap<>();
+    storeActivity.put("lastSuccess", outcomes.lastSuccess());
+    storeActivity.put("lastFailure", outcomes.lastFailure());
+    storeActivity.put("failingSince", outcomes.failingSince());
+    storeActivity.put("lastError", outcomes.lastError());
+    body.put("storeActivity", storeActivity);
+    Boolean writes = writeOperations;
+    if (writes != null) {
+      body.put("writeOperations", writes);
+    }
+    if (cache != null) {
+      body.put("headsRefresh", cache.refresh().toString());
+    }
     Map<String, Object> all = new LinkedHashMap<>();
     for (ObjlogStream stream : streams.streams()) {
       Map<String, Object> details = new LinkedHashMap<>();
@@ -245,8 +303,15 @@ public class ObjlogEndpoint {
         template.writerLeaseStatus(stream.name()).ifPresent(status -> details.put("writerLease", writerLease(status)));
       }
       List<Map<String, Object>> partitions = new ArrayList<>();
-      for (int p = 0; p < stream.partitions(); p++) {
-        partitions.add(partition(stream, p, false));
+      if (cache == null) {
+        for (int p = 0; p < stream.partitions(); p++) {
+          partitions.add(partition(stream, p, false));
+        }
+      } else {
+        List<CachedPartitionHeads.View> views = cache.views(stream.name(), stream.partitions());
+        for (int p = 0; p < views.size(); p++) {
+          partitions.add(cachedPartition(stream, p, views.get(p)));
+        }
       }
       details.put("partitions", partitions);
       all.put(stream.name(), details);
@@ -278,14 +343,8 @@ public class ObjlogEndpoint {
     try {
       PartitionHead head = streams.reader(stream.name()).partition(partition).head(Freshness.LATEST);
       activity.success();
-      details.put("nextLsn", u64(head.nextLsn()));
-      details.put("oldestLsn", u64(head.oldestLsn()));
-      details.put("writerEpoch", u64(head.writerEpoch()));
-      details.put("generation", u64(head.generation()));
-      details.put("segmentCount", u64(head.segmentCount()));
-      details.put("reachableSegmentCount", u64(head.reachableSegmentCount()));
+      headFields(details, head);
       SegmentRef last = head.lastSegment();
-      details.put("newestRecordTimestamp", last == null ? null : Instant.ofEpochMilli(last.maxTimestampMs()));
       if (detailed) {
         details.put("appliedRetentionLsn", u64(head.appliedRetentionLsn()));
         details.put("appliedRetentionVersion", u64(head.appliedRetentionVersion()));
@@ -300,6 +359,95 @@ public class ObjlogEndpoint {
       details.put("localWriter", localWriter(template.writerStatus(stream.name(), partition)));
     }
     return details;
+  }
+
+  private static void headFields(Map<String, Object> details, PartitionHead head) {
+    details.put("nextLsn", u64(head.nextLsn()));
+    details.put("oldestLsn", u64(head.oldestLsn()));
+    details.put("writerEpoch", u64(head.writerEpoch()));
+    details.put("generation", u64(head.generation()));
+    details.put("segmentCount", u64(head.segmentCount()));
+    details.put("reachableSegmentCount", u64(head.reachableSegmentCount()));
+    SegmentRef last = head.lastSegment();
+    details.put("newestRecordTimestamp", last == null ? null : Instant.ofEpochMilli(last.maxTimestampMs()));
+  }
+
+  /** One partition of the cached view: the same fields, from a head at most one refresh old. */
+  private Map<String, Object> cachedPartition(ObjlogStream stream, int partition, CachedPartitionHeads.View view) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("partition", partition);
+    PartitionHead head = view.head();
+    if (head != null) {
+      headFields(details, head);
+      details.put("reachableBytes", view.reachableBytes());
+    } else if (view.error() == null) {
+      details.put("created", false); // no head yet: the first writer creates the partition
+    }
+    details.put("headReadAt", view.readAt());
+    if (view.error() != null) {
+      details.put("error", view.error());
+    }
+    if (template != null) {
+      details.put("localWriter", localWriter(template.writerStatus(stream.name(), partition)));
+    }
+    return details;
+  }
+
+  /**
+   * {@code GET /actuator/objlog/{streamName}/{partition}/segments?fromLsn=N&limit=M}: one page of
+   * the partition's reachable segments in LSN order (at most {@value #MAX_SEGMENT_PAGE}, default
+   * 100), the head they were listed from and the pending retention request. Costs a head read, one
+   * read of the retention mailbox, and a GET per catalog page on the way that is not cached.
+   *
+   * @return null (404) for an unknown stream, partition or view
+   */
+  @ReadOperation
+  public @Nullable Map<String, Object> segments(@Selector String streamName, @Selector int partition,
+      @Selector String view, @Nullable Long fromLsn, @Nullable Integer limit) {
+    ObjlogStream stream = streams.find(streamName).orElse(null);
+    if (stream == null || partition < 0 || partition >= stream.partitions() || !view.equals("segments")) {
+      return null;
+    }
+    int pageSize = limit == null ? 100 : limit;
+    if (pageSize < 1 || pageSize > MAX_SEGMENT_PAGE) {
+      throw new InvalidEndpointRequestException("limit must be between 1 and " + MAX_SEGMENT_PAGE + ", was "
+          + pageSize, "limit out of range");
+    }
+    long from = fromLsn == null ? 0 : fromLsn;
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("stream", stream.name());
+    body.put("partition", partition);
+    try {
+      Objlog log = streams.log(stream.name());
+      Optional<SegmentPage> page = log.segments(partition, from, pageSize);
+      Optional<RetentionRequest> pending = log.retentionRequest(partition);
+      activity.success();
+      if (page.isEmpty()) {
+        body.put("created", false);
+        body.put("segments", List.of());
+        return body;
+      }
+      PartitionHead head = page.get().head();
+      headFields(body, head);
+      body.put("appliedRetentionLsn", u64(head.appliedRetentionLsn()));
+      body.put("appliedRetentionVersion", u64(head.appliedRetentionVersion()));
+      body.put("pendingRetention", pending.map(r -> {
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("policyVersion", u64(r.policyVersion()));
+        request.put("beforeLsn", u64(r.beforeLsn()));
+        return request;
+      }).orElse(null));
+      body.put("fromLsn", u64(from));
+      List<Map<String, Object>> segments = new ArrayList<>();
+      page.get().segments().forEach(ref -> segments.add(segment(ref)));
+      body.put("segments", segments);
+      body.put("nextFromLsn", u64(page.get().nextLsn()));
+      body.put("hasMore", page.get().hasMore());
+    } catch (RuntimeException e) {
+      activity.failure(e);
+      body.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    return body;
   }
 
   /** The template's writer leases of a stream as its last lease round saw them (no store read). */

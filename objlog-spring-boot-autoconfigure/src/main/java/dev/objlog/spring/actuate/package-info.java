@@ -2,7 +2,9 @@
  * Actuator support: the {@code objlog} endpoint ({@link dev.objlog.spring.actuate.ObjlogEndpoint}),
  * the health indicator ({@link dev.objlog.spring.actuate.ObjlogHealthIndicator}) and the cheap
  * periodic store probe that keeps health's view of the store current ({@link
- * dev.objlog.spring.actuate.StoreProbe}).
+ * dev.objlog.spring.actuate.StoreProbe}), and the cache of partition heads the console reads
+ * ({@link dev.objlog.spring.actuate.CachedPartitionHeads}: at most one head read per partition per
+ * refresh interval, however many callers).
  *
  * <p>Owns: the JSON shape of the endpoint and the health rules. Does not own: the state it reports
  * (kept by {@code dev.objlog.spring.core}) or any write operation (retention requests and reclaim

@@ -1,5 +1,6 @@
 package dev.objlog.spring.autoconfigure.actuate;
 
+import dev.objlog.spring.actuate.CachedPartitionHeads;
 import dev.objlog.spring.actuate.ObjlogEndpoint;
 import dev.objlog.spring.autoconfigure.lifecycle.ObjlogLifecycleAutoConfiguration;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
@@ -11,6 +12,9 @@ import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -35,10 +39,16 @@ public final class ObjlogEndpointAutoConfiguration {
   @ConditionalOnAvailableEndpoint(ObjlogEndpoint.class)
   ObjlogEndpoint objlogEndpoint(ObjlogStreams streams, ObjectProvider<ObjlogTemplate> template,
       ObjectProvider<StoreActivity> activity, ObjectProvider<ObjlogMaintenance> maintenance,
-      ObjectProvider<ObjlogListenerEndpointRegistry> listeners) {
+      ObjectProvider<ObjlogListenerEndpointRegistry> listeners, ObjectProvider<CachedPartitionHeads> cachedHeads,
+      ObjectProvider<EndpointAccessResolver> access) {
     ObjlogEndpoint endpoint = new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new),
         maintenance.getIfUnique());
     endpoint.setListenerRegistry(listeners.getIfUnique());
+    endpoint.setCachedHeads(cachedHeads.getIfUnique());
+    EndpointAccessResolver resolver = access.getIfUnique();
+    if (resolver != null) {
+      endpoint.setWriteOperations(resolver.accessFor(EndpointId.of("objlog"), Access.READ_ONLY) == Access.UNRESTRICTED);
+    }
     return endpoint;
   }
 }
