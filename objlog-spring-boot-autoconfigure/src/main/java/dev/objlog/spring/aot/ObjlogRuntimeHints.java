@@ -1,5 +1,6 @@
 package dev.objlog.spring.aot;
 
+import dev.objlog.spring.actuate.console.ConsoleAsset;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.ExecutableMode;
@@ -14,6 +15,7 @@ import org.springframework.util.ClassUtils;
  * <ul>
  *   <li>the JDBC checkpoint repository's schema scripts, which {@code CheckpointSchemaInitializer}
  *       loads from the class path by platform at startup;
+ *   <li>the console's static files ({@code ConsoleAsset} serves them from the class path);
  *   <li>with google-cloud-storage present, the {@code getObject()} method of the client's upload
  *       channels, which {@code GcsUpload} calls reflectively to learn the generation of the object
  *       it created (without the hint the call fails and the upload falls back to one metadata
@@ -31,6 +33,9 @@ public final class ObjlogRuntimeHints implements RuntimeHintsRegistrar {
   /** The schema scripts, one per platform ({@code objlog.checkpoint.jdbc.schema}'s default). */
   static final String CHECKPOINT_SCHEMAS = "dev/objlog/spring/listener/checkpoint/schema-*.sql";
 
+  /** The console page's HTML, CSS and JavaScript. */
+  static final String CONSOLE_ASSETS = ConsoleAsset.FOLDER + "*";
+
   /** The google-cloud-storage class that declares the public {@code getObject()} (2.x clients). */
   static final String GCS_WRITE_CHANNEL = "com.google.cloud.storage.BaseStorageWriteChannel";
 
@@ -41,6 +46,7 @@ public final class ObjlogRuntimeHints implements RuntimeHintsRegistrar {
   @Override
   public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
     hints.resources().registerPattern(CHECKPOINT_SCHEMAS);
+    hints.resources().registerPattern(CONSOLE_ASSETS);
     if (ClassUtils.isPresent(GCS_WRITE_CHANNEL, classLoader)) {
       hints.reflection().registerType(TypeReference.of(GCS_WRITE_CHANNEL),
           type -> type.withMethod("getObject", List.of(), ExecutableMode.INVOKE));

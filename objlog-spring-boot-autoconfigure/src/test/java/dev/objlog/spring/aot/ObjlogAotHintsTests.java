@@ -2,6 +2,7 @@ package dev.objlog.spring.aot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.objlog.spring.actuate.console.ConsoleAsset;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.spring.autoconfigure.ObjlogProperties;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
@@ -14,6 +15,7 @@ import dev.objlog.spring.listener.ObjlogListenerAutoConfiguration;
 import dev.objlog.spring.listener.checkpoint.JdbcCheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
 import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointProperties;
+import dev.objlog.spring.actuate.console.ConsoleAsset;
 import java.io.IOException;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -123,6 +125,18 @@ class ObjlogAotHintsTests {
     for (Resource script : scripts) {
       assertThat(RuntimeHintsPredicates.resource()
           .forResource("dev/objlog/spring/listener/checkpoint/" + script.getFilename())).accepts(hints);
+    }
+  }
+
+  @Test
+  void theConsolesStaticFilesAreResources() throws IOException {
+    Resource[] assets = new PathMatchingResourcePatternResolver()
+        .getResources("classpath*:" + ObjlogRuntimeHints.CONSOLE_ASSETS);
+    assertThat(assets).extracting(Resource::getFilename)
+        .contains("index.html", "console.js", "console.css");
+    for (Resource asset : assets) {
+      assertThat(RuntimeHintsPredicates.resource()
+          .forResource(ConsoleAsset.FOLDER + asset.getFilename())).accepts(hints);
     }
   }
 
