@@ -33,11 +33,16 @@ import org.jspecify.annotations.Nullable;
  * futures with the head that committed them. A single publisher run is active at a time; it runs
  * on the log's store I/O threads (a head swap blocks on the store) and backs off on the scheduler.
  *
- * <p>Retries: the head swap goes through the {@link FencedSession}, which reconciles an ambiguous
- * swap by reading the head back. A {@link TransientStoreException} from it means definitely not
- * committed; the publisher tries the same group again after {@link RetryBudget#backoffMillis}
- * until {@code catalogPublish} has passed since it took the group ({@link
- * WriterDeadlineExceededException}). Everything else it gets is terminal for the writer.
+ * <p>Retries: the publisher owns the one retry budget of a group commit. Each try is {@link
+ * FencedSession#publishOnce}: every page write and the head swap sent once (the store adapter
+ * retries a request under its own policy, and nobody else does), an unclear swap reconciled by
+ * reading the head back once. A {@link TransientStoreException} from it means definitely not
+ * committed: the publisher tries the same group again after {@link RetryBudget#backoffMillis}, on
+ * the scheduler (no store thread sleeps), until {@code catalogPublish} has passed since it took the
+ * group ({@link WriterDeadlineExceededException}). Everything else it gets is terminal for the
+ * writer: a stale fence, a conflict, an integrity failure, or {@code CommitIndeterminateException}
+ * (the swap may have landed and the head could not be read back), which the publisher never
+ * retries, since a retry could not tell it more than the read-back did.
  *
  * <p>Also keeps the committed head and the signal {@code nextCommit} hands out.
  *
@@ -164,7 +169,7 @@ final class Publisher {
       long start = ticker.read();
       PublishResult result;
       try {
-        result = session.publish(entries);
+        result = session.publishOnce(entries);
       } catch (TransientStoreException e) {
         retryLater(group, e);
         return;

@@ -60,12 +60,15 @@
  * <p><b>Retries</b>: one owner per decision, each with its budget written down. A store request is
  * retried by the store adapter ({@code RetryPolicy}). An upload that still fails transiently is
  * restarted by the pipeline after {@code RetryBudget.backoffMillis} until {@code
- * timeouts.segmentFinalize} has passed since the cut. A head swap is tried by the fenced session,
- * which reconciles an unclear outcome by reading the head back and answers committed, definitely
- * not committed ({@code TransientStoreException}), or terminal; on "not committed" the publisher
- * retries the same group after a backoff until {@code timeouts.catalogPublish} has passed since it
- * took the group. Both deadlines are elapsed time on the log's {@code Ticker}; passing one ends
- * the writer with {@link dev.objlog.WriterDeadlineExceededException}.
+ * timeouts.segmentFinalize} has passed since the cut. A group commit is tried once at a time
+ * ({@code FencedSession.publishOnce}: each page write and the head swap sent once, an unclear swap
+ * reconciled by reading the head back once), which answers committed, definitely not committed
+ * ({@code TransientStoreException}), or terminal; on "not committed" the publisher retries the same
+ * group after a backoff until {@code timeouts.catalogPublish} has passed since it took the group.
+ * Both deadlines are elapsed time on the log's {@code Ticker}, checked after each try; passing one
+ * ends the writer with {@link dev.objlog.WriterDeadlineExceededException}. So a writer gives up at
+ * most one try (one request under the adapter's {@code RetryPolicy}, plus one head read-back)
+ * after its deadline.
  *
  * <p><b>Invariants</b>: LSNs are dense and assigned in acceptance order; segments are published
  * strictly in cut order, never skipping one; a segment's key, uuid and bytes never change after

@@ -81,8 +81,8 @@ class WriterDeadlinesOnElapsedTimeTests {
 
   @Test
   void wallClockStepsOfHoursBetweenCommitRetriesNeitherKillTheWriterNorLoseRecords() {
-    // Forward only, so that wherever the writer checks its deadline between attempts (a publish
-    // tries the swap up to three times itself), the wall clock is hours to days past it.
+    // Forward only, so that wherever the writer checks its deadline between attempts, the wall
+    // clock is hours to days past it.
     List<Duration> steps = List.of(Duration.ofHours(6), Duration.ofHours(6), Duration.ofDays(1), Duration.ofDays(30));
     try (Objlog log = open()) {
       PartitionWriter writer = log.openWriter(PARTITION, options());
