@@ -222,10 +222,17 @@ public record WriterOptions(
   }
 
   /**
-   * How long background work keeps retrying before the writer fails terminally.
+   * How long background work keeps retrying before the writer fails terminally with {@link
+   * WriterDeadlineExceededException}. Both are elapsed time on the log's {@link
+   * dev.objlog.store.Ticker} (a wall-clock step moves neither), checked after each try, so the
+   * writer gives up at most one try past them (one store request under the adapter's retry
+   * policy, and for a commit one head read-back). They are the writer's only retry budgets above
+   * the store adapter's per-request retries.
    *
-   * @param segmentFinalize sealing and uploading one segment, retries included (default 5 min)
-   * @param catalogPublish committing one group to the catalog, retries included (default 30 s)
+   * @param segmentFinalize sealing and uploading one segment, retries included, counted from its
+   *     cut (default 5 min)
+   * @param catalogPublish committing one group to the catalog, retries included, counted from the
+   *     group's first try (default 30 s)
    */
   public record Timeouts(Duration segmentFinalize, Duration catalogPublish) {
     public static final Timeouts DEFAULT = new Timeouts(Duration.ofMinutes(5), Duration.ofSeconds(30));

@@ -15,6 +15,7 @@ import dev.objlog.StaleWriterException;
 import dev.objlog.TimestampOrderException;
 import dev.objlog.WriterBackpressureException;
 import dev.objlog.WriterClosedException;
+import dev.objlog.WriterDeadlineExceededException;
 import dev.objlog.WriterOptions;
 import dev.objlog.format.catalog.CatalogCodec;
 import dev.objlog.format.catalog.Head;
@@ -751,8 +752,8 @@ class SimulationTests {
         cause = "stale writer (taken over)";
       } else if (chainHas(f, CommitIndeterminateException.class) && root(f) instanceof StoreException) {
         cause = "commit indeterminate (head read-back failed)";
-      } else if (String.valueOf(f.getMessage()).contains("kept failing for") && root(f) instanceof StoreException) {
-        boolean upload = f.getMessage().contains("uploading");
+      } else if (f instanceof WriterDeadlineExceededException late && root(f) instanceof StoreException) {
+        boolean upload = late.deadline() == WriterDeadlineExceededException.Deadline.SEGMENT_FINALIZE;
         Duration deadline = upload ? TIMEOUTS.segmentFinalize() : TIMEOUTS.catalogPublish();
         Instant oldest = oldestUnacknowledged(incarnation);
         Duration waited = oldest == null ? Duration.ZERO : Duration.between(oldest, elapsed.instant());

@@ -109,9 +109,27 @@ public final class FencedSession {
 
   /**
    * Publishes {@code segments} (in LSN order, contiguous from the head's next LSN) with one head
-   * compare-and-swap, after storing every page they seal. See the class comment for errors.
+   * compare-and-swap, after storing every page they seal, trying each page write and the swap up
+   * to {@link CatalogOptions#publishAttempts} times. See the class comment for errors.
    */
   public PublishResult publish(List<LeafEntry> segments) {
+    return publish(segments, catalog.options().publishAttempts());
+  }
+
+  /**
+   * One try of a publish for a caller that owns the retries (the writer's publisher, with its
+   * deadline): each page write and the head swap is sent once (the store adapter may still retry
+   * the request under its own policy), and an unclear swap is reconciled by reading the head back
+   * once. The answers are those of {@link #publish(List)}: committed (a result), definitely not
+   * committed ({@link TransientStoreException}: try the same segments again, the session stays
+   * usable and swaps against the token it saw), or terminal. A head whose token moved without
+   * its content changing is "not committed" here, with the new token adopted.
+   */
+  public PublishResult publishOnce(List<LeafEntry> segments) {
+    return publish(segments, 1);
+  }
+
+  private PublishResult publish(List<LeafEntry> segments, int attempts) {
     List<LeafEntry> group = List.copyOf(segments);
     lock.lock();
     try {
@@ -125,11 +143,11 @@ public final class FencedSession {
         throw fail(e);
       }
       try {
-        catalog.putPages(mutation.pages());
+        catalog.putPages(mutation.pages(), attempts);
       } catch (CorruptObjectException e) {
         throw fail(e);
       }
-      boolean reconciled = commit(new Publish(headBytes, mutation, group));
+      boolean reconciled = commit(new Publish(headBytes, mutation, group), attempts);
       return new PublishResult(mutation.head(), group.size(), reconciled);
     } finally {
       lock.unlock();
@@ -170,7 +188,7 @@ public final class FencedSession {
       }
       catalog.putPages(mutation.pages());
       Retain change = new Retain(headBytes, mutation, policyVersion, retention.targetLsn());
-      boolean reconciled = commit(change);
+      boolean reconciled = commit(change, catalog.options().publishAttempts());
       return new RetentionApplyResult(true, policyVersion, retention.targetLsn(),
           mutation.head().oldestLsn(), mutation.head(), reconciled);
     } finally {
@@ -310,11 +328,11 @@ public final class FencedSession {
   /**
    * The compare-and-swap loop with reconciliation (PROTOCOLS.md §5.2).
    *
+   * @param attempts compare-and-swap tries before the head is read back (1: the caller retries)
    * @return true if the commit was recognised by reading the head back rather than a clean swap
    */
-  private boolean commit(Change change) {
+  private boolean commit(Change change, int attempts) {
     CatalogOptions options = catalog.options();
-    int attempts = options.publishAttempts();
     VersionToken expected = token;
     StoreException lastErr = null;
     boolean maybeApplied = false;
@@ -344,6 +362,12 @@ public final class FencedSession {
           && !catalog.pause(options.publishInitialBackoff(), options.publishMaxBackoff(), attempt)) {
         break;
       }
+    }
+    if (lastErr == null && attempts == 1) {
+      // The caller owns the retries: nothing of ours landed; its next try swaps against this token.
+      token = expected;
+      throw new TransientStoreException("catalog: " + change.describe() + " was not committed: the head's"
+          + " token changed without its content", false);
     }
     if (lastErr == null) {
       throw fail(new CatalogConflictException("catalog: the head of " + catalog.headKey()

@@ -293,14 +293,19 @@ public final class PartitionCatalog {
    * @throws IntegrityException if a page key holds different bytes
    */
   void putPages(List<Mutation.PageObject> pages) {
+    putPages(pages, options.publishAttempts());
+  }
+
+  /** As {@link #putPages(List)}, with at most {@code attempts} tries of each page write. */
+  void putPages(List<Mutation.PageObject> pages, int attempts) {
     for (Mutation.PageObject page : pages) {
-      putPage(page.key(), page.page().bytes());
+      putPage(page.key(), page.page().bytes(), attempts);
     }
   }
 
-  private void putPage(String key, byte[] bytes) {
+  private void putPage(String key, byte[] bytes, int attempts) {
     StoreException lastErr = null;
-    for (int attempt = 1; attempt <= options.publishAttempts(); attempt++) {
+    for (int attempt = 1; attempt <= attempts; attempt++) {
       try {
         if (store.putIfAbsent(key, bytes) instanceof CreateResult.Created) {
           return;
@@ -313,13 +318,13 @@ public final class PartitionCatalog {
       } catch (IndeterminateStoreException | TransientStoreException e) {
         lastErr = e;
       }
-      if (attempt < options.publishAttempts()
+      if (attempt < attempts
           && !pause(options.publishInitialBackoff(), options.publishMaxBackoff(), attempt)) {
         break;
       }
     }
     throw new TransientStoreException("catalog: could not store page " + key + " after "
-        + options.publishAttempts() + " attempts; the head was not changed", false, lastErr);
+        + attempts + " attempts; the head was not changed", false, lastErr);
   }
 
   /** Sleeps the backoff; false if interrupted (the interrupt flag is restored). */

@@ -14,6 +14,7 @@ import dev.objlog.AppendResult;
 import dev.objlog.Objlog;
 import dev.objlog.ObjlogException;
 import dev.objlog.PartitionWriter;
+import dev.objlog.WriterDeadlineExceededException;
 import dev.objlog.WriterOptions;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.memory.MemoryObjectStore;
@@ -80,8 +81,8 @@ class WriterDeadlinesOnElapsedTimeTests {
 
   @Test
   void wallClockStepsOfHoursBetweenCommitRetriesNeitherKillTheWriterNorLoseRecords() {
-    // Forward only, so that wherever the writer checks its deadline between attempts (a publish
-    // tries the swap up to three times itself), the wall clock is hours to days past it.
+    // Forward only, so that wherever the writer checks its deadline between attempts, the wall
+    // clock is hours to days past it.
     List<Duration> steps = List.of(Duration.ofHours(6), Duration.ofHours(6), Duration.ofDays(1), Duration.ofDays(30));
     try (Objlog log = open()) {
       PartitionWriter writer = log.openWriter(PARTITION, options());
@@ -120,6 +121,11 @@ class WriterDeadlinesOnElapsedTimeTests {
       Throwable failure = awaitFailure(appended.committed());
       assertThat(failure).isInstanceOf(ObjlogException.class)
           .hasMessageContaining("past the segment finalize timeout of PT5M");
+      assertThat(failure).isInstanceOfSatisfying(WriterDeadlineExceededException.class, late -> {
+        assertThat(late.deadline()).isEqualTo(WriterDeadlineExceededException.Deadline.SEGMENT_FINALIZE);
+        assertThat(late.limit()).isEqualTo(FINALIZE);
+        assertThat(late.elapsed()).as("elapsed from the cut to giving up").isEqualTo(Duration.ofMinutes(6));
+      });
       // Attempt n ends n minutes after the cut: the 5th ends exactly at the timeout (not past it),
       // the 6th past it. An earlier end cut the deadline short, a later one stretched it.
       assertThat(store.uploadCalls.get()).as("upload attempts until the deadline ended them").isEqualTo(6);
@@ -142,6 +148,11 @@ class WriterDeadlinesOnElapsedTimeTests {
       Throwable failure = awaitFailure(appended.committed());
       assertThat(failure).isInstanceOf(ObjlogException.class)
           .hasMessageContaining("past the catalog publish timeout of PT30S");
+      assertThat(failure).isInstanceOfSatisfying(WriterDeadlineExceededException.class, late -> {
+        assertThat(late.deadline()).isEqualTo(WriterDeadlineExceededException.Deadline.CATALOG_PUBLISH);
+        assertThat(late.limit()).isEqualTo(PUBLISH);
+        assertThat(late.elapsed()).as("elapsed when the writer gave up").isGreaterThan(PUBLISH);
+      });
       assertThat(Duration.ofSeconds(10L * store.headSwapCalls.get()))
           .as("elapsed time of the refused head swaps when the writer gave up").isGreaterThan(PUBLISH);
     }
