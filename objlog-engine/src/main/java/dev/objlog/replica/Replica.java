@@ -286,8 +286,8 @@ public final class Replica implements AutoCloseable {
             continue;
           }
           applier.apply(new ReplicaBatch(log.streamId(), partition, result.records(), result.nextLsn()));
-          save(result.nextLsn());
           position = result.nextLsn();
+          save(result.nextLsn());
           lag();
         }
         stopped();
