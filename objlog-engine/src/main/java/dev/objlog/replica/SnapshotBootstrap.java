@@ -64,8 +64,12 @@ public final class SnapshotBootstrap {
    */
   public static Loaded required(Objlog log, SnapshotStore snapshots, int partition, PartitionHead head,
       String why) {
-    return latest(log, snapshots, partition, head, why).orElseThrow(() -> new ReplicaBootstrapException(
-        why + ", and partition " + Integer.toUnsignedString(partition)
-            + " has no snapshot: publish one (SnapshotStore.publish) and gate retention with Objlog.snapshotGate()"));
+    return latest(log, snapshots, partition, head, why).orElseThrow(() -> noSnapshot(partition, why));
+  }
+
+  /** The failure of a partition that needs a snapshot ({@code why}) and has none. */
+  public static ReplicaBootstrapException noSnapshot(int partition, String why) {
+    return new ReplicaBootstrapException(why + ", and partition " + Integer.toUnsignedString(partition)
+        + " has no snapshot: publish one (SnapshotStore.publish) and gate retention with Objlog.snapshotGate()");
   }
 }
