@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -124,7 +125,7 @@ public final class Replica implements AutoCloseable {
    * @throws IllegalStateException when called a second time
    */
   public void start() {
-    if (!started.compareAndSet(false, true)) {
+    if (stopping || !started.compareAndSet(false, true)) {
       throw new IllegalStateException("a replica starts once; build a new one to start again");
     }
     Watch w = reader.watch(loops.keySet());
@@ -132,7 +133,12 @@ public final class Replica implements AutoCloseable {
       watch = w;
     }
     for (PartitionLoop loop : loops.values()) {
-      executor.execute(loop);
+      try {
+        executor.execute(loop);
+      } catch (RejectedExecutionException e) {
+        loop.failed(e);
+        loop.ended.countDown();
+      }
     }
   }
 
@@ -281,8 +287,8 @@ public final class Replica implements AutoCloseable {
                 + Long.toUnsignedString(position), reader.head(partition));
             continue;
           }
+          lag(); // notes when the loop fell behind, before the apply that catches up
           if (result.isEmpty()) {
-            lag();
             continue;
           }
           applier.apply(new ReplicaBatch(log.streamId(), partition, result.records(), result.nextLsn()));
@@ -399,7 +405,7 @@ public final class Replica implements AutoCloseable {
       }
     }
 
-    private void failed(Throwable e) {
+    void failed(Throwable e) {
       failure = e;
       state = State.FAILED;
     }

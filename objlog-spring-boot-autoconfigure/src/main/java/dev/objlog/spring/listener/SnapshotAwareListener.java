@@ -9,8 +9,8 @@ import java.util.Objects;
  * error outcome {@code snapshot} ({@code objlog.listener.checkpoint-errors.expired=snapshot} is
  * the common case), a partition that has to start where the log alone cannot give the state calls
  * {@link #onSnapshot} with the partition's newest snapshot, on the partition's thread, before its
- * first record; the records then continue at {@link SnapshotMarker#replayFromLsn()}, and the
- * checkpoint is saved there at once.
+ * first record; the records then continue at {@link SnapshotMarker#replayFromLsn()} (after a
+ * checkpoint error the checkpoint is saved there at once; without one, with the first save).
  *
  * <p>A listener whose start position or checkpoint error outcome is {@code snapshot} but whose
  * bean does not implement this interface fails at startup.
