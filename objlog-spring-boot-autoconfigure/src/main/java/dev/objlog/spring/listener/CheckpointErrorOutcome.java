@@ -11,5 +11,11 @@ public enum CheckpointErrorOutcome {
   /** Restart at the partition's oldest retained record. */
   EARLIEST,
   /** Restart at the partition's next LSN (skipping what is there). */
-  LATEST
+  LATEST,
+  /**
+   * Restart from the partition's newest snapshot, handed to the bean's {@link
+   * SnapshotAwareListener}, then its replay LSN (the partition fails when records were trimmed and
+   * no snapshot covers them). Meant for {@code expired}.
+   */
+  SNAPSHOT
 }

@@ -40,7 +40,8 @@ public @interface ObjlogListener {
 
   /**
    * Where to start on a partition without a checkpoint: {@code earliest}, {@code latest}, {@code
-   * timestamp:<ISO-8601 instant>} or {@code lsn:<n>}. Empty: {@code objlog.listener.start-position}.
+   * snapshot} (the bean implements {@link SnapshotAwareListener}), {@code timestamp:<ISO-8601
+   * instant>} or {@code lsn:<n>}. Empty: {@code objlog.listener.start-position}.
    */
   String startPosition() default "";
 

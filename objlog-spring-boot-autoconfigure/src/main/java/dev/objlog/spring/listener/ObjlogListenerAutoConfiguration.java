@@ -1,5 +1,6 @@
 package dev.objlog.spring.listener;
 
+import dev.objlog.replica.SnapshotStore;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.lifecycle.ConsumerRetentionGate;
@@ -57,7 +58,7 @@ public final class ObjlogListenerAutoConfiguration {
       ObjlogListenerProperties properties, ObjectProvider<ListenerErrorHandler> errorHandler,
       ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ObjlogListenerObservationConvention> observationConvention,
-      ObjectProvider<LeaseRepository> leases) {
+      ObjectProvider<LeaseRepository> leases, ObjectProvider<SnapshotStore> snapshotStore) {
     ObjlogListenerContainerFactory factory = new ObjlogListenerContainerFactory(streams, checkpoints,
         payloadConverter.getIfAvailable(() -> new DefaultRecordPayloadConverter(null)), properties);
     errorHandler.ifUnique(factory::setErrorHandler);
@@ -65,6 +66,7 @@ public final class ObjlogListenerAutoConfiguration {
     observationRegistry.ifUnique(factory::setObservationRegistry);
     factory.setObservationConvention(observationConvention.getIfUnique());
     leases.ifUnique(factory::setLeaseRepository);
+    snapshotStore.ifUnique(factory::setSnapshotStore);
     return factory;
   }
 

@@ -113,7 +113,9 @@ public class ObjlogListenerContainer {
       ObservationRegistry observationRegistry,
       @Nullable ObjlogListenerObservationConvention observationConvention,
       GroupMember.@Nullable Settings group,
-      @Nullable TransactionTemplate transaction) {}
+      @Nullable TransactionTemplate transaction,
+      /** Set when the start position or a checkpoint error outcome is a snapshot. */
+      @Nullable SnapshotStart snapshotStart) {}
 
   private final Settings settings;
   private final Object lock = new Object();
@@ -529,7 +531,7 @@ public class ObjlogListenerContainer {
     private long initialPosition() {
       Optional<StoredCheckpoint> stored = settings.checkpoints().load(key);
       if (stored.isEmpty()) {
-        long p = startPosition(settings.startPosition());
+        long p = startPosition(settings.startPosition(), "no checkpoint");
         logger.info("Listener " + key + " has no checkpoint; starting at LSN " + Long.toUnsignedString(p)
             + " (" + settings.startPosition() + ")");
         return p;
@@ -561,8 +563,11 @@ public class ObjlogListenerContainer {
         fail("checkpoint " + kind + " (objlog.listener.checkpoint-errors." + kind + "=fail): " + e.getMessage(), e);
         throw new PartitionStopped();
       }
-      long p = startPosition(outcome == CheckpointErrorOutcome.EARLIEST ? new StartPosition.Earliest()
-          : new StartPosition.Latest());
+      long p = startPosition(switch (outcome) {
+        case EARLIEST -> new StartPosition.Earliest();
+        case SNAPSHOT -> new StartPosition.Snapshot();
+        default -> new StartPosition.Latest();
+      }, "checkpoint " + kind);
       logger.warn("Listener " + key + ": checkpoint " + kind + " (" + e.getMessage() + "); restarting at "
           + outcome.name().toLowerCase() + " LSN " + Long.toUnsignedString(p) + " as configured");
       processed = p;
@@ -570,9 +575,14 @@ public class ObjlogListenerContainer {
       return p;
     }
 
-    private long startPosition(StartPosition position) {
+    /** @param why why the partition starts afresh, for messages */
+    private long startPosition(StartPosition position, String why) {
       PartitionHead head = settings.reader().head(partition);
       headNextLsn = head.nextLsn();
+      if (position instanceof StartPosition.Snapshot) {
+        return Objects.requireNonNull(settings.snapshotStart(), "snapshot start")
+            .start(getCheckpointOwner(), getStreamName(), head, "listener " + key + ": " + why);
+      }
       if (position instanceof StartPosition.Earliest) {
         return head.oldestLsn();
       }

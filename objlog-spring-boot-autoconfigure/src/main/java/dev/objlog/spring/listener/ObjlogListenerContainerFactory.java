@@ -1,5 +1,6 @@
 package dev.objlog.spring.listener;
 
+import dev.objlog.replica.SnapshotStore;
 import dev.objlog.read.LogReader;
 import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
@@ -41,6 +42,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private @Nullable ObjlogListenerObservationConvention observationConvention;
   private @Nullable LeaseRepository leases;
   private @Nullable PlatformTransactionManager transactionManager;
+  private @Nullable SnapshotStore snapshotStore;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -84,6 +86,14 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
    */
   public void setTransactionManager(@Nullable PlatformTransactionManager transactionManager) {
     this.transactionManager = transactionManager;
+  }
+
+  /**
+   * Where listeners that start from a snapshot read its payload (default: the log's own bucket,
+   * {@link SnapshotStore#inBucket}).
+   */
+  public void setSnapshotStore(@Nullable SnapshotStore snapshotStore) {
+    this.snapshotStore = snapshotStore;
   }
 
   /** Where group listeners keep partition leases (default: the checkpoint repository, when it is one). */
@@ -144,7 +154,26 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
         start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
         properties.getShutdownTimeout(), clock, streams.log(stream.name()).options().ticker(),
         new ListenerMetrics(meterRegistry), observationRegistry,
-        observationConvention, group, transaction));
+        observationConvention, group, transaction, snapshotStart(endpoint, stream, start, errors)));
+  }
+
+  /** The snapshot start of an endpoint that can start from a snapshot, else null. */
+  private @Nullable SnapshotStart snapshotStart(ObjlogListenerEndpoint endpoint, ObjlogStream stream,
+      StartPosition start, ObjlogListenerProperties.CheckpointErrors errors) {
+    boolean needed = start instanceof StartPosition.Snapshot
+        || java.util.stream.Stream.of(errors.getMismatch(), errors.getExpired(), errors.getAhead())
+            .anyMatch(o -> o == CheckpointErrorOutcome.SNAPSHOT);
+    if (!needed) {
+      return null;
+    }
+    if (!(endpoint.getBean() instanceof SnapshotAwareListener listener)) {
+      throw new IllegalArgumentException("listener " + endpoint.getId() + " can start from a snapshot (its start"
+          + " position or an objlog.listener.checkpoint-errors.* outcome is snapshot) but its bean "
+          + endpoint.getBean().getClass().getName()
+          + " does not implement SnapshotAwareListener: implement it, or choose another start position and outcome");
+    }
+    SnapshotStore store = snapshotStore != null ? snapshotStore : SnapshotStore.inBucket(streams.store());
+    return new SnapshotStart(streams.log(stream.name()), store, listener);
   }
 
   private GroupMember.@Nullable Settings groupSettings(ObjlogListenerEndpoint endpoint) {

@@ -23,8 +23,9 @@ public class ObjlogListenerProperties {
   private @Nullable Duration pollInterval;
 
   /**
-   * Where a listener starts on a partition without a checkpoint: earliest, latest,
-   * timestamp:<ISO-8601 instant> or lsn:<n>.
+   * Where a listener starts on a partition without a checkpoint: earliest, latest, snapshot (the
+   * newest snapshot, handed to the bean's SnapshotAwareListener), timestamp:<ISO-8601 instant> or
+   * lsn:<n>.
    */
   private String startPosition = "earliest";
 
@@ -199,7 +200,10 @@ public class ObjlogListenerProperties {
     /** The checkpoint belongs to another stream id (fail, earliest or latest). */
     private CheckpointErrorOutcome mismatch = CheckpointErrorOutcome.FAIL;
 
-    /** The checkpoint is below the partition's retention floor (fail, earliest or latest). */
+    /**
+     * The checkpoint is below the partition's retention floor (fail, earliest, latest or snapshot:
+     * the newest snapshot, handed to the bean's SnapshotAwareListener).
+     */
     private CheckpointErrorOutcome expired = CheckpointErrorOutcome.FAIL;
 
     /** The checkpoint is beyond the partition's next LSN (fail, earliest or latest). */

@@ -6,7 +6,9 @@ import java.util.Locale;
 
 /**
  * Where a listener starts on a partition that has no checkpoint: {@code earliest}, {@code
- * latest}, {@code timestamp:<ISO-8601 instant>} or {@code lsn:<n>} (unsigned).
+ * latest}, {@code timestamp:<ISO-8601 instant>}, {@code lsn:<n>} (unsigned) or {@code snapshot}
+ * (the partition's newest snapshot, handed to the bean's {@link SnapshotAwareListener} before the
+ * first record; the oldest record when there is none and the log was never trimmed).
  *
  * <p>Thread-safety: immutable.
  */
@@ -20,6 +22,9 @@ public sealed interface StartPosition {
 
   record Lsn(long lsn) implements StartPosition {}
 
+  /** The newest snapshot, then its replay LSN; see {@link SnapshotAwareListener}. */
+  record Snapshot() implements StartPosition {}
+
   /** @throws IllegalArgumentException when {@code text} is none of the forms */
   static StartPosition parse(String text) {
     String t = text.trim();
@@ -29,6 +34,9 @@ public sealed interface StartPosition {
     }
     if (lower.equals("latest")) {
       return new Latest();
+    }
+    if (lower.equals("snapshot")) {
+      return new Snapshot();
     }
     try {
       if (lower.startsWith("timestamp:")) {
@@ -41,6 +49,6 @@ public sealed interface StartPosition {
       throw new IllegalArgumentException("invalid start position \"" + text + "\": " + e.getMessage(), e);
     }
     throw new IllegalArgumentException("invalid start position \"" + text
-        + "\": use earliest, latest, timestamp:<ISO-8601 instant> or lsn:<n>");
+        + "\": use earliest, latest, snapshot, timestamp:<ISO-8601 instant> or lsn:<n>");
   }
 }
