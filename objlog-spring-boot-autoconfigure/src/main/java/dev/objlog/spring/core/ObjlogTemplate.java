@@ -16,6 +16,7 @@ import dev.objlog.SegmentRef;
 import dev.objlog.StaleWriterException;
 import dev.objlog.WriterClosedException;
 import dev.objlog.WriterState;
+import dev.objlog.coordination.LeaseStore;
 import dev.objlog.store.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -58,10 +59,10 @@ import org.springframework.messaging.MessageHeaders;
  * partition fence each other, and the one fenced out fails its sends.
  *
  * <p><b>Writer leases.</b> For a stream with {@link StreamWriterSettings#lease()} set, instances
- * sharing a {@link WriterLeaseStore} divide the writer partitions among themselves: each claims a
+ * sharing a {@link LeaseStore} divide the writer partitions among themselves: each claims a
  * disjoint share by lease, renews it in the background, writes only the partitions it holds, takes
  * over partitions released by an instance that shut down or whose lease expired, and releases its
- * own on {@link #close()} (see {@link WriterLeaseKeeper}). A keyed send picks among the held
+ * own on {@link #close()} (see {@link WriterLeases}). A keyed send picks among the held
  * partitions (so a key's partition changes when the share does); a send naming a partition not held
  * throws {@link PartitionNotWritableException}, and so does a keyed send while none is held, or
  * when a rebalance takes the chosen partition away (retry). Losing a lease closes
@@ -117,7 +118,7 @@ public class ObjlogTemplate implements AutoCloseable {
   private final StoreActivity activity;
   private final Map<String, StreamWriterSettings> settings;
   private final Map<String, Slot[]> slots = new LinkedHashMap<>();
-  private final @Nullable WriterLeaseKeeper leases;
+  private final @Nullable WriterLeases leases;
   /** Settles indeterminate commits off the writers' threads, which must never wait for a slot. */
   private final ExecutorService settler;
   private volatile boolean closed;
@@ -133,7 +134,7 @@ public class ObjlogTemplate implements AutoCloseable {
    * @param clock the source of record timestamps
    * @param activity where store outcomes are recorded for health
    * @throws IllegalArgumentException if settings name an unknown stream or another partition
-   *     count, or ask for writer leases (then use the constructor with a {@link WriterLeaseStore})
+   *     count, or ask for writer leases (then use the constructor with a {@link LeaseStore})
    */
   public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
       RecordValueConverter converter, Clock clock, StoreActivity activity) {
@@ -150,13 +151,13 @@ public class ObjlogTemplate implements AutoCloseable {
    *     and {@code leaseStore} is null
    */
   public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
-      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore) {
+      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable LeaseStore leaseStore) {
     this(streams, settings, converter, clock, activity, leaseStore, newSettler());
   }
 
   /** As above, settling on {@code settler} (tests hold it to choose who settles), shut down on close. */
   ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings, RecordValueConverter converter,
-      Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore, ExecutorService settler) {
+      Clock clock, StoreActivity activity, @Nullable LeaseStore leaseStore, ExecutorService settler) {
     this.streams = Objects.requireNonNull(streams, "streams");
     this.converter = Objects.requireNonNull(converter, "converter");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -173,7 +174,7 @@ public class ObjlogTemplate implements AutoCloseable {
       }
       if (s.lease() != null && leaseStore == null) {
         throw new IllegalArgumentException("stream '" + stream.name() + "' asks for writer leases, but there is no"
-            + " WriterLeaseStore to keep them in");
+            + " LeaseStore to keep them in");
       }
       resolved.put(stream.name(), s);
       Slot[] array = new Slot[stream.partitions()];
@@ -182,11 +183,11 @@ public class ObjlogTemplate implements AutoCloseable {
     }
     this.settings = Map.copyOf(resolved);
     this.settler = Objects.requireNonNull(settler, "settler");
-    WriterLeaseKeeper keeper = null;
+    WriterLeases keeper = null;
     if (leaseStore != null && resolved.values().stream().anyMatch(s -> s.lease() != null)) {
       // Elapsed time from the logs' options (one ticker for every stream of an ObjlogStreams).
       Ticker ticker = streams.log(streams.names().iterator().next()).options().ticker();
-      keeper = new WriterLeaseKeeper(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeaseKeeper.Listener() {
+      keeper = new WriterLeases(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeases.Listener() {
         @Override
         public void granted(String streamName, int partition) {
           slots.get(streamName)[partition].leaseGranted();
@@ -198,7 +199,7 @@ public class ObjlogTemplate implements AutoCloseable {
           slot.holdsLease = false; // before closing: a send that sees it under the slot's lock fails
           slot.close();
         }
-      }, ticker, clock);
+      }, ticker);
       for (ObjlogStream stream : streams.streams()) {
         StreamWriterSettings s = resolved.get(stream.name());
         if (s.lease() != null) {
