@@ -40,8 +40,11 @@ public record LeaseId(@Nullable String group, Role role, String streamName, int 
   public LeaseId {
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(streamName, "streamName");
-    if (group != null && group.isEmpty()) {
-      throw new IllegalArgumentException("a consumer group name must not be empty");
+    if (streamName.isEmpty()) {
+      throw new IllegalArgumentException("a lease's stream name must not be empty");
+    }
+    if (group != null) {
+      LeaseState.checkName("group", group); // it becomes a folder name and a column value
     }
   }
 
