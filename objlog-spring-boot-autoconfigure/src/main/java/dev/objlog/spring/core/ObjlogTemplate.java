@@ -16,6 +16,7 @@ import dev.objlog.SegmentRef;
 import dev.objlog.StaleWriterException;
 import dev.objlog.WriterClosedException;
 import dev.objlog.WriterState;
+import dev.objlog.coordination.LeaseStore;
 import dev.objlog.store.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -59,10 +60,10 @@ import org.springframework.messaging.MessageHeaders;
  * partition fence each other, and the one fenced out fails its sends.
  *
  * <p><b>Writer leases.</b> For a stream with {@link StreamWriterSettings#lease()} set, instances
- * sharing a {@link WriterLeaseStore} divide the writer partitions among themselves: each claims a
+ * sharing a {@link LeaseStore} divide the writer partitions among themselves: each claims a
  * disjoint share by lease, renews it in the background, writes only the partitions it holds, takes
  * over partitions released by an instance that shut down or whose lease expired, and releases its
- * own on {@link #close()} (see {@link WriterLeaseKeeper}). A keyed send picks among the held
+ * own on {@link #close()} (see {@link WriterLeases}). A keyed send picks among the held
  * partitions (so a key's partition changes when the share does); a send naming a partition not held
  * throws {@link PartitionNotWritableException}, and so does a keyed send while none is held, or
  * when a rebalance takes the chosen partition away (retry). Losing a lease closes
@@ -121,7 +122,7 @@ public class ObjlogTemplate implements AutoCloseable {
   private final Map<String, Slot[]> slots = new ConcurrentHashMap<>();
   /** Writer settings of streams auto-created after construction; null: defaults on all partitions. */
   private final @Nullable Function<ObjlogStream, StreamWriterSettings> autoCreatedSettings;
-  private final @Nullable WriterLeaseKeeper leases;
+  private final @Nullable WriterLeases leases;
   /** Settles indeterminate commits off the writers' threads, which must never wait for a slot. */
   private final ExecutorService settler;
   private volatile boolean closed;
@@ -137,7 +138,7 @@ public class ObjlogTemplate implements AutoCloseable {
    * @param clock the source of record timestamps
    * @param activity where store outcomes are recorded for health
    * @throws IllegalArgumentException if settings name an unknown stream or another partition
-   *     count, or ask for writer leases (then use the constructor with a {@link WriterLeaseStore})
+   *     count, or ask for writer leases (then use the constructor with a {@link LeaseStore})
    */
   public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
       RecordValueConverter converter, Clock clock, StoreActivity activity) {
@@ -154,7 +155,7 @@ public class ObjlogTemplate implements AutoCloseable {
    *     and {@code leaseStore} is null
    */
   public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
-      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore) {
+      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable LeaseStore leaseStore) {
     this(streams, settings, converter, clock, activity, leaseStore, newSettler());
   }
 
@@ -164,19 +165,19 @@ public class ObjlogTemplate implements AutoCloseable {
    * leaseStore}).
    */
   public ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
-      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore,
+      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable LeaseStore leaseStore,
       @Nullable Function<ObjlogStream, StreamWriterSettings> autoCreatedSettings) {
     this(streams, settings, converter, clock, activity, leaseStore, newSettler(), autoCreatedSettings);
   }
 
   /** As above, settling on {@code settler} (tests hold it to choose who settles), shut down on close. */
   ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings, RecordValueConverter converter,
-      Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore, ExecutorService settler) {
+      Clock clock, StoreActivity activity, @Nullable LeaseStore leaseStore, ExecutorService settler) {
     this(streams, settings, converter, clock, activity, leaseStore, settler, null);
   }
 
   private ObjlogTemplate(ObjlogStreams streams, Map<String, StreamWriterSettings> settings,
-      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable WriterLeaseStore leaseStore,
+      RecordValueConverter converter, Clock clock, StoreActivity activity, @Nullable LeaseStore leaseStore,
       ExecutorService settler, @Nullable Function<ObjlogStream, StreamWriterSettings> autoCreatedSettings) {
     this.streams = Objects.requireNonNull(streams, "streams");
     this.autoCreatedSettings = autoCreatedSettings;
@@ -197,12 +198,12 @@ public class ObjlogTemplate implements AutoCloseable {
     }
     this.settings.putAll(resolved);
     this.settler = Objects.requireNonNull(settler, "settler");
-    WriterLeaseKeeper keeper = null;
+    WriterLeases keeper = null;
     if (leaseStore != null
         && (resolved.values().stream().anyMatch(s -> s.lease() != null) || autoCreatedSettings != null)) {
       // Elapsed time from the logs' options (one ticker for every stream of an ObjlogStreams).
       Ticker ticker = streams.options().ticker();
-      keeper = new WriterLeaseKeeper(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeaseKeeper.Listener() {
+      keeper = new WriterLeases(leaseStore, "writer-" + UUID.randomUUID(), new WriterLeases.Listener() {
         @Override
         public void granted(String streamName, int partition) {
           slots.get(streamName)[partition].leaseGranted();
@@ -214,7 +215,7 @@ public class ObjlogTemplate implements AutoCloseable {
           slot.holdsLease = false; // before closing: a send that sees it under the slot's lock fails
           slot.close();
         }
-      }, ticker, clock);
+      }, ticker);
       for (ObjlogStream stream : streams.streams()) {
         StreamWriterSettings s = resolved.get(stream.name());
         if (s.lease() != null) {
@@ -266,7 +267,7 @@ public class ObjlogTemplate implements AutoCloseable {
     }
     if (s.lease() != null && !canLease) {
       throw new IllegalArgumentException("stream '" + stream.name() + "' asks for writer leases, but there is no"
-          + " WriterLeaseStore to keep them in");
+          + " LeaseStore to keep them in");
     }
   }
 

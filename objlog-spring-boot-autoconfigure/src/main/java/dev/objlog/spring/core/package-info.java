@@ -8,8 +8,8 @@
  * bucket), the key-to-partition hash ({@link
  * dev.objlog.spring.core.KeyPartitioner}), the writer-partition sets, value conversion, the
  * template's writers (lazy opening, re-opening, timestamps, closing), sharing writer partitions
- * among instances by lease ({@link dev.objlog.spring.core.WriterLeaseStore} SPI, kept by a
- * package-private keeper) and the cached state health and the actuator endpoint read ({@link
+ * among instances by lease (the engine's {@link dev.objlog.coordination.PartitionSharing} over a
+ * {@link dev.objlog.coordination.LeaseStore}, turned into writers by a package-private adapter) and the cached state health and the actuator endpoint read ({@link
  * dev.objlog.spring.core.StoreActivity}, {@link dev.objlog.spring.core.LocalWriterStatus}). Does not own: binding or checking properties
  * ({@code dev.objlog.spring.autoconfigure}), the engine's writer and reader protocols, listeners,
  * retention.

@@ -5,7 +5,7 @@ import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.lifecycle.ConsumerRetentionGate;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.LeaseRepository;
+import dev.objlog.coordination.LeaseStore;
 import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -58,14 +58,14 @@ public final class ObjlogListenerAutoConfiguration {
       ObjlogListenerProperties properties, ObjectProvider<ListenerErrorHandler> errorHandler,
       ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ObjlogListenerObservationConvention> observationConvention,
-      ObjectProvider<LeaseRepository> leases, ObjectProvider<SnapshotStore> snapshotStore) {
+      ObjectProvider<LeaseStore> leases, ObjectProvider<SnapshotStore> snapshotStore) {
     ObjlogListenerContainerFactory factory = new ObjlogListenerContainerFactory(streams, checkpoints,
         payloadConverter.getIfAvailable(() -> new DefaultRecordPayloadConverter(null)), properties);
     errorHandler.ifUnique(factory::setErrorHandler);
     factory.setMeterRegistry(meterRegistry.getIfUnique());
     observationRegistry.ifUnique(factory::setObservationRegistry);
     factory.setObservationConvention(observationConvention.getIfUnique());
-    leases.ifUnique(factory::setLeaseRepository);
+    leases.ifUnique(factory::setLeaseStore);
     snapshotStore.ifUnique(factory::setSnapshotStore);
     return factory;
   }

@@ -1,6 +1,7 @@
 package dev.objlog.spring.listener;
 
 import dev.objlog.LsnExpiredException;
+import dev.objlog.coordination.PartitionSharing;
 import dev.objlog.PartitionHead;
 import dev.objlog.read.CheckpointAheadException;
 import dev.objlog.read.CheckpointMismatchException;
@@ -12,6 +13,7 @@ import dev.objlog.read.ReadResult;
 import dev.objlog.read.Tailer;
 import dev.objlog.read.Watch;
 import dev.objlog.read.WatchClosedException;
+import dev.objlog.spring.coordination.LoggingReporter;
 import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.listener.checkpoint.CheckpointConflictException;
@@ -28,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -56,7 +60,7 @@ import org.springframework.util.backoff.BackOffExecution;
  * mode with a transaction manager, each invocation and its checkpoint save share one transaction
  * (effectively once with the JDBC repository on the same DataSource).
  *
- * <p>With a group, a {@link GroupMember} decides which assigned partitions run here: a partition
+ * <p>With a group, a {@link PartitionSharing} decides which assigned partitions run here: a partition
  * runs only while this instance holds its lease, stops (without saving) at its lease deadline when
  * renewals fail, and a checkpoint conflict hands the partition back instead of failing it.
  *
@@ -112,7 +116,7 @@ public class ObjlogListenerContainer {
       ListenerMetrics metrics,
       ObservationRegistry observationRegistry,
       @Nullable ObjlogListenerObservationConvention observationConvention,
-      GroupMember.@Nullable Settings group,
+      PartitionSharing.@Nullable Settings group,
       @Nullable TransactionTemplate transaction,
       /** Set when the start position or a checkpoint error outcome is a snapshot. */
       @Nullable SnapshotStart snapshotStart) {}
@@ -124,7 +128,8 @@ public class ObjlogListenerContainer {
   private volatile boolean running;
   private volatile boolean pauseRequested;
   private @Nullable Watch watch;
-  private volatile @Nullable GroupMember member;
+  private volatile @Nullable PartitionSharing member;
+  private volatile @Nullable ScheduledExecutorService leaseTicks;
   /** With a concurrency: one lock per lane; a partition invokes while holding its lane's. */
   private final @Nullable ReentrantLock @Nullable [] lanes;
 
@@ -174,12 +179,20 @@ public class ObjlogListenerContainer {
       watch = w;
       running = true;
       consumers.clear();
-      GroupMember.Settings group = settings.group();
+      PartitionSharing.Settings group = settings.group();
       if (group != null) {
-        GroupMember m = new GroupMember(group, getCheckpointOwner(), getStreamName(), partitions, settings.ticker(),
-            new MemberPartitions(), "objlog-" + getListenerId() + "-leases");
+        // The member slots are keyed like the assigned partitions, as the previous release keyed them.
+        PartitionSharing m = new PartitionSharing(group, getCheckpointOwner(), getStreamName(), partitions, partitions,
+            settings.ticker(), new MemberPartitions(), LoggingReporter.INSTANCE);
+        String threadName = "objlog-" + getListenerId() + "-leases";
+        ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, threadName);
+          t.setDaemon(true);
+          return t;
+        });
         member = m;
-        m.start();
+        leaseTicks = ticks;
+        m.schedule(ticks, Duration.ZERO);
         return;
       }
       for (int p : partitions) {
@@ -213,9 +226,13 @@ public class ObjlogListenerContainer {
       running = false;
       lock.notifyAll();
     }
-    GroupMember m = member;
+    PartitionSharing m = member;
     if (m != null) {
       m.close(); // no lease tick starts or stops partitions from here on
+      ScheduledExecutorService ticks = leaseTicks;
+      if (ticks != null) {
+        ticks.shutdown();
+      }
     }
     synchronized (lock) {
       for (PartitionConsumer c : consumers.values()) {
@@ -337,19 +354,22 @@ public class ObjlogListenerContainer {
 
   /** This instance's id in its group (objlog.listener.instance-id), or null without a group. */
   public @Nullable String getInstanceId() {
-    GroupMember.Settings group = settings.group();
-    return group == null ? null : group.instanceId();
+    PartitionSharing.Settings group = settings.group();
+    return group == null ? null : group.owner();
   }
 
   /** Group listeners: what the last lease tick saw of each assigned partition's lease; empty otherwise. */
   public List<PartitionLease> getPartitionLeases() {
-    GroupMember m = member;
-    return m == null ? List.of() : m.leaseStatuses();
+    PartitionSharing m = member;
+    return m == null ? List.of() : m.seen().stream()
+        .map(s -> new PartitionLease(s.partition(), s.lease() == null ? null : s.lease().owner(),
+            s.lease() == null ? null : s.lease().until(), s.heldHere()))
+        .toList();
   }
 
   /** Group listeners: the live members the last lease tick counted (this one included); 0 otherwise. */
   public int getGroupMembers() {
-    GroupMember m = member;
+    PartitionSharing m = member;
     return m == null ? 0 : m.members();
   }
 
@@ -911,8 +931,8 @@ public class ObjlogListenerContainer {
     }
   }
 
-  /** Drives the partition consumers for the {@link GroupMember}. */
-  private final class MemberPartitions implements GroupMember.Partitions {
+  /** Drives the partition consumers for the group's {@link PartitionSharing}. */
+  private final class MemberPartitions implements PartitionSharing.Partitions {
     @Override
     public void start(int partition, long deadlineNanos) {
       synchronized (lock) {

@@ -1,5 +1,8 @@
 package dev.objlog.spring.listener;
 
+import dev.objlog.coordination.LeaseId;
+import dev.objlog.coordination.LeaseStore;
+import dev.objlog.coordination.PartitionSharing;
 import dev.objlog.replica.SnapshotStore;
 import dev.objlog.read.LogReader;
 import dev.objlog.spring.core.ObjlogStream;
@@ -40,7 +43,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private Clock clock = Clock.systemUTC();
   private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
   private @Nullable ObjlogListenerObservationConvention observationConvention;
-  private @Nullable LeaseRepository leases;
+  private @Nullable LeaseStore leases;
   private @Nullable PlatformTransactionManager transactionManager;
   private @Nullable SnapshotStore snapshotStore;
 
@@ -50,7 +53,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
     this.payloadConverter = Objects.requireNonNull(payloadConverter, "payloadConverter");
     this.properties = Objects.requireNonNull(properties, "properties");
-    this.leases = checkpoints instanceof LeaseRepository l ? l : null;
+    this.leases = leasesOf(checkpoints);
     ObjlogListenerProperties.BackOff backOff = properties.getBackOff();
     this.errorHandler = new DefaultListenerErrorHandler(
         new org.springframework.util.backoff.FixedBackOff(backOff.getInterval().toMillis(), backOff.getMaxRetries()), null);
@@ -96,9 +99,26 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     this.snapshotStore = snapshotStore;
   }
 
-  /** Where group listeners keep partition leases (default: the checkpoint repository, when it is one). */
-  public void setLeaseRepository(@Nullable LeaseRepository leases) {
+  /** The lease store of a checkpoint repository that keeps leases too (all of this module's do). */
+  @SuppressWarnings("deprecation") // LeaseRepository: how repositories offer their leases until it is removed
+  private static @Nullable LeaseStore leasesOf(CheckpointRepository checkpoints) {
+    return checkpoints instanceof LeaseRepository l ? l.leaseStore() : null;
+  }
+
+  /** Where group listeners keep partition leases (default: the checkpoint repository's lease store). */
+  public void setLeaseStore(@Nullable LeaseStore leases) {
     this.leases = leases;
+  }
+
+  /**
+   * Where group listeners keep partition leases.
+   *
+   * @deprecated use {@link #setLeaseStore}; this adapts the repository with {@link
+   *     LeaseRepository#leaseStore()}
+   */
+  @Deprecated(since = "0.1.0", forRemoval = true)
+  public void setLeaseRepository(@Nullable LeaseRepository leases) {
+    this.leases = leases == null ? null : leases.leaseStore();
   }
 
   /**
@@ -147,7 +167,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
         : StartPosition.parse(properties.getStartPosition());
     TransactionTemplate transaction = transaction(endpoint, mode);
     ObjlogListenerProperties.CheckpointErrors errors = properties.getCheckpointErrors();
-    GroupMember.Settings group = groupSettings(endpoint);
+    PartitionSharing.Settings group = groupSettings(endpoint);
     return new ObjlogListenerContainer(new ObjlogListenerContainer.Settings(
         endpoint, stream, partitions, reader(stream.name()), checkpoints, invoker,
         endpoint.getErrorHandler() != null ? endpoint.getErrorHandler() : errorHandler,
@@ -176,7 +196,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     return new SnapshotStart(streams.log(stream.name()), store, listener);
   }
 
-  private GroupMember.@Nullable Settings groupSettings(ObjlogListenerEndpoint endpoint) {
+  private PartitionSharing.@Nullable Settings groupSettings(ObjlogListenerEndpoint endpoint) {
     String group = endpoint.getGroup();
     if (group == null || group.isEmpty()) {
       return null;
@@ -184,12 +204,31 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     if (leases == null) {
       throw new IllegalArgumentException("listener " + endpoint.getId() + " has group " + group
           + ", but the checkpoint repository " + checkpoints.getClass().getName() + " keeps no leases:"
-          + " define a LeaseRepository bean or use a JDBC, bucket or in-memory checkpoint store");
+          + " define a LeaseStore bean or use a JDBC, bucket or in-memory checkpoint store");
     }
     ObjlogListenerProperties.Group g = properties.getGroup();
-    GroupMember.check(endpoint.getId(), group, g.getLeaseTtl(), g.getRenewInterval(), g.getSafetyMargin());
-    return new GroupMember.Settings(leases, properties.instanceIdOrDefault(), g.getLeaseTtl(), g.getRenewInterval(),
+    checkGroup(endpoint.getId(), group, g.getLeaseTtl(), g.getRenewInterval(), g.getSafetyMargin());
+    return new PartitionSharing.Settings(leases, properties.instanceIdOrDefault(), g.getLeaseTtl(), g.getRenewInterval(),
         g.getSafetyMargin());
+  }
+
+  /**
+   * Checks the settings of a group listener.
+   *
+   * @throws IllegalArgumentException saying which property to change
+   */
+  static void checkGroup(String listenerId, String group, Duration ttl, Duration renewInterval, Duration safetyMargin) {
+    try {
+      LeaseId.checkConsumerGroup(group);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("listener " + listenerId + ": " + e.getMessage(), e);
+    }
+    if (ttl.isNegative() || safetyMargin.isNegative() || renewInterval.isNegative() || renewInterval.isZero()
+        || renewInterval.compareTo(ttl.minus(safetyMargin)) >= 0) {
+      throw new IllegalArgumentException("listener " + listenerId + ": objlog.listener.group.renew-interval ("
+          + renewInterval + ") must be positive and shorter than lease-ttl (" + ttl + ") minus safety-margin ("
+          + safetyMargin + "); a third of that difference or less survives one failed renewal");
+    }
   }
 
   private @Nullable TransactionTemplate transaction(ObjlogListenerEndpoint endpoint, CheckpointMode mode) {

@@ -13,7 +13,7 @@
  * {@code objlog.listener} observation, the listener meters and the {@code objlog.listener.*} properties. Does not own: storing checkpoints
  * ({@code dev.objlog.spring.listener.checkpoint}), reading and tailing ({@code dev.objlog.read}),
  * sending ({@code ObjlogTemplate}). Group listeners
- * share partitions among instances through leases ({@code GroupMember}).
+ * share partitions among instances through leases ({@link dev.objlog.coordination.PartitionSharing}).
  * {@code concurrency} limits the invocations running at once by dividing the partitions into lanes
  * (each partition keeps its own tailer thread).
  *

@@ -16,7 +16,6 @@ import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.spring.core.StreamWriterSettings;
 import dev.objlog.spring.core.WriterLeaseSettings;
 import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
 import dev.objlog.spring.lifecycle.ObjlogLifecycleProperties;
 import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import dev.objlog.store.memory.MemoryObjectStore;
@@ -87,7 +86,7 @@ class ObjlogEndpointTests {
         Map.of("orders", new StreamWriterSettings(PartitionSet.parse("0-1", 3), WriterOptions.defaults(), false,
             WriterLeaseSettings.of(Duration.ofMinutes(1)))),
         new DefaultRecordValueConverter(null), Clock.systemUTC(), activity,
-        new RepositoryWriterLeaseStore(new InMemoryCheckpointRepository()))) {
+        new InMemoryCheckpointRepository().leaseStore())) {
       // The template takes its share before it is returned; one instance alone holds every writer partition.
       String owner = leased.writerLeaseOwner().orElseThrow();
       Map<String, Object> orders = (Map<String, Object>) ((Map<String, Object>) new ObjlogEndpoint(streams, leased,

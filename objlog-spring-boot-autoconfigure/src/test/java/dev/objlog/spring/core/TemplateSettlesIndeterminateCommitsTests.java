@@ -13,8 +13,7 @@ import dev.objlog.read.ReadRecord;
 import dev.objlog.read.ReaderOptions;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.LeaseKey;
-import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
+import dev.objlog.coordination.LeaseId;
 import dev.objlog.store.memory.MemoryObjectStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -176,7 +175,7 @@ class TemplateSettlesIndeterminateCommitsTests {
         Map.of("orders", new StreamWriterSettings(PartitionSet.all(1), MANUAL, false,
             new WriterLeaseSettings(ttl, Duration.ofMillis(20)))),
         new DefaultRecordValueConverter(null), clock, new StoreActivity(clock),
-        new RepositoryWriterLeaseStore(repository));
+        repository.leaseStore());
     closeables.add(template);
     awaitTrue(() -> template.writablePartitions("orders").isAll());
     template.send("orders", 0, "a");
@@ -187,10 +186,10 @@ class TemplateSettlesIndeterminateCommitsTests {
     CompletableFuture<SendResult> b = template.send("orders", 0, "b"); // waits in the batch (manual cuts)
     // The template stalls past its ttl and another instance takes the lease: giving the partition
     // up closes its writer, whose last publish then ends indeterminate.
-    LeaseKey key = LeaseKey.of(RepositoryWriterLeaseStore.PARTITION_GROUP, "orders", 0);
+    LeaseId key = LeaseId.ofWriters(LeaseId.Role.PARTITION, "orders", 0);
     do {
       leaseClock.advance(ttl.toMillis() + 1);
-    } while (!repository.tryAcquire(key, "other-instance", ttl).granted());
+    } while (!repository.leaseStore().tryAcquire(key, "other-instance", ttl).granted());
 
     assertThat(failureOf(b))
         .as("not decidable before the lease holder takes the partition over, and not taken back here")

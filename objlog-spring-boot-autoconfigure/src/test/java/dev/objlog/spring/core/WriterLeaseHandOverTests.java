@@ -2,12 +2,14 @@ package dev.objlog.spring.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.objlog.spring.core.WriterLeaseStore.Kind;
+import dev.objlog.coordination.Lease;
+import dev.objlog.coordination.LeaseId;
+import dev.objlog.coordination.LeaseResult;
+import dev.objlog.coordination.LeaseStore;
 import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.LeaseKey;
-import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
+import dev.objlog.store.Ticker;
 import java.time.Duration;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,37 +27,37 @@ class WriterLeaseHandOverTests {
   private final InMemoryCheckpointRepository repository = new InMemoryCheckpointRepository();
 
   /** Counts renewals of one partition's lease. */
-  private static final class CountingStore implements WriterLeaseStore {
-    final WriterLeaseStore delegate;
+  private static final class CountingStore implements LeaseStore {
+    final LeaseStore delegate;
     final AtomicInteger renewals = new AtomicInteger();
     final int counted;
 
-    CountingStore(WriterLeaseStore delegate, int counted) {
+    CountingStore(LeaseStore delegate, int counted) {
       this.delegate = delegate;
       this.counted = counted;
     }
 
     @Override
-    public OptionalLong tryAcquire(Kind kind, String streamName, int index, String owner, Duration ttl) {
-      return delegate.tryAcquire(kind, streamName, index, owner, ttl);
+    public LeaseResult tryAcquire(LeaseId id, String owner, Duration ttl) {
+      return delegate.tryAcquire(id, owner, ttl);
     }
 
     @Override
-    public boolean renew(Kind kind, String streamName, int index, String owner, long epoch, Duration ttl) {
-      if (kind == Kind.PARTITION && index == counted) {
+    public LeaseResult renew(LeaseId id, Lease held, Duration ttl) {
+      if (id.role() == LeaseId.Role.PARTITION && id.index() == counted) {
         renewals.incrementAndGet();
       }
-      return delegate.renew(kind, streamName, index, owner, epoch, ttl);
+      return delegate.renew(id, held, ttl);
     }
 
     @Override
-    public void release(Kind kind, String streamName, int index, String owner, long epoch) {
-      delegate.release(kind, streamName, index, owner, epoch);
+    public boolean release(LeaseId id, Lease held) {
+      return delegate.release(id, held);
     }
 
     @Override
-    public boolean isHeld(Kind kind, String streamName, int index) {
-      return delegate.isHeld(kind, streamName, index);
+    public Optional<Lease> current(LeaseId id) {
+      return delegate.current(id);
     }
   }
 
@@ -68,7 +70,7 @@ class WriterLeaseHandOverTests {
   }
 
   private String owner(int partition) {
-    return repository.current(LeaseKey.of(RepositoryWriterLeaseStore.PARTITION_GROUP, "orders", partition))
+    return repository.leaseStore().current(LeaseId.ofWriters(LeaseId.Role.PARTITION, "orders", partition))
         .map(l -> l.owner()).orElse("nobody");
   }
 
@@ -76,8 +78,8 @@ class WriterLeaseHandOverTests {
   void aSlowWriterCloseDelaysNeitherRenewalsNorTheReleaseOrder() throws Exception {
     CountDownLatch closeMayFinish = new CountDownLatch(1);
     CountDownLatch closing = new CountDownLatch(1);
-    CountingStore store = new CountingStore(new RepositoryWriterLeaseStore(repository), 0);
-    WriterLeaseKeeper first = new WriterLeaseKeeper(store, "first", new WriterLeaseKeeper.Listener() {
+    CountingStore store = new CountingStore(repository.leaseStore(), 0);
+    WriterLeases first = new WriterLeases(store, "first", new WriterLeases.Listener() {
       @Override
       public void granted(String streamName, int partition) {}
 
@@ -90,19 +92,19 @@ class WriterLeaseHandOverTests {
           Thread.currentThread().interrupt();
         }
       }
-    });
+    }, Ticker.SYSTEM);
     first.add("orders", 2, PartitionSet.all(2), SETTINGS);
     first.start();
     assertThat(first.held("orders")).containsExactly(0, 1);
 
-    WriterLeaseKeeper second = new WriterLeaseKeeper(new RepositoryWriterLeaseStore(repository), "second",
-        new WriterLeaseKeeper.Listener() {
+    WriterLeases second = new WriterLeases(repository.leaseStore(), "second",
+        new WriterLeases.Listener() {
           @Override
           public void granted(String streamName, int partition) {}
 
           @Override
           public void givingUp(String streamName, int partition) {}
-        });
+        }, Ticker.SYSTEM);
     try (first; second) {
       second.add("orders", 2, PartitionSet.all(2), SETTINGS);
       second.start();

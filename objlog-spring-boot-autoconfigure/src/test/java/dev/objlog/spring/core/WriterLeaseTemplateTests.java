@@ -9,8 +9,7 @@ import dev.objlog.StaleWriterException;
 import dev.objlog.WriterOptions;
 import dev.objlog.read.ReaderOptions;
 import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.LeaseKey;
-import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
+import dev.objlog.coordination.LeaseId;
 import dev.objlog.store.memory.MemoryObjectStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class WriterLeaseTemplateTests {
   private static final WriterOptions FAST = WriterOptions.builder().batch(Duration.ofMillis(1), 1L << 20, 1000).build();
   private static final Duration TTL = Duration.ofMinutes(1);
-  private static final LeaseKey PARTITION_1 = LeaseKey.of(RepositoryWriterLeaseStore.PARTITION_GROUP, "orders", 1);
+  private static final LeaseId PARTITION_1 = LeaseId.ofWriters(LeaseId.Role.PARTITION, "orders", 1);
 
   private final MutableClock leaseClock = new MutableClock(1_700_000_000_000L);
   private final InMemoryCheckpointRepository repository = new InMemoryCheckpointRepository(leaseClock);
@@ -57,7 +56,7 @@ class WriterLeaseTemplateTests {
         Map.of("orders", new StreamWriterSettings(PartitionSet.all(4), FAST, false,
             new WriterLeaseSettings(TTL, Duration.ofMillis(20)))),
         new DefaultRecordValueConverter(null), Clock.systemUTC(), new StoreActivity(),
-        new RepositoryWriterLeaseStore(repository));
+        repository.leaseStore());
     closeables.add(template);
     return template;
   }
@@ -70,7 +69,7 @@ class WriterLeaseTemplateTests {
 
   @Test
   void aPartitionLeasedElsewhereIsNotWrittenUntilThatLeaseExpires() throws Exception {
-    assertThat(repository.tryAcquire(PARTITION_1, "crashed-instance", TTL).granted()).isTrue();
+    assertThat(repository.leaseStore().tryAcquire(PARTITION_1, "crashed-instance", TTL).granted()).isTrue();
     ObjlogTemplate template = template(streams());
 
     awaitTrue(() -> template.writablePartitions("orders").size() == 3);
@@ -103,7 +102,7 @@ class WriterLeaseTemplateTests {
         .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(StaleWriterException.class);
     do {
       leaseClock.advance(TTL.toMillis() + 1);
-    } while (!repository.tryAcquire(PARTITION_1, "other-instance", TTL).granted());
+    } while (!repository.leaseStore().tryAcquire(PARTITION_1, "other-instance", TTL).granted());
 
     awaitTrue(() -> !template.writablePartitions("orders").contains(1));
     // the writer closes on the hand-over thread, after the partition stopped taking sends
@@ -147,7 +146,7 @@ class WriterLeaseTemplateTests {
 
     first.close();
     awaitTrue(() -> second.writablePartitions("orders").isAll()); // no clock move: released, not expired
-    assertThat(repository.current(PARTITION_1).orElseThrow().owner()).isEqualTo(second.writerLeaseOwner().orElseThrow());
+    assertThat(repository.leaseStore().current(PARTITION_1).orElseThrow().owner()).isEqualTo(second.writerLeaseOwner().orElseThrow());
   }
 
   private static void awaitTrue(BooleanSupplier condition) {

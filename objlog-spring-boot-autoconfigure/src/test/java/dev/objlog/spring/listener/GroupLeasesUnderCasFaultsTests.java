@@ -1,5 +1,7 @@
 package dev.objlog.spring.listener;
 
+import dev.objlog.coordination.PartitionSharing;
+import dev.objlog.spring.coordination.LoggingReporter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -47,7 +49,7 @@ import org.junit.jupiter.api.Test;
  * its reply or times out (issue #13). Deterministic: one thread, lease time on a {@link
  * MutableClock}, and a {@link FaultInjectingObjectStore} seeded per run that answers {@code
  * LOST_REPLY} and {@code TIMEOUT} (performed or not, by a seeded coin) on compare-and-swaps. Three
- * {@link GroupMember}s share four partitions through {@link BucketCheckpointRepository} leases;
+ * {@link PartitionSharing} members share four partitions through {@link BucketCheckpointRepository} leases;
  * their ticks are called directly, in a seeded order, with seeded clock steps between them, and a
  * member's thread may stall (no ticks for a while, its consumers running on) or die and come back as a new
  * instance. Each member drives fake partition consumers that behave like the container's: they
@@ -80,7 +82,7 @@ class GroupLeasesUnderCasFaultsTests {
   /** The members log every failed renewal with its stack trace: thousands per run. */
   private static <T extends Throwable> void quietly(ThrowingRunnable<T> body) throws T {
     ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(GroupMember.class);
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LoggingReporter.LOGGER);
     ch.qos.logback.classic.Level before = logger.getLevel();
     logger.setLevel(ch.qos.logback.classic.Level.OFF);
     try {
@@ -363,15 +365,15 @@ class GroupLeasesUnderCasFaultsTests {
       final String id;
       final BucketCheckpointRepository repository;
       final Consumers consumers;
-      final GroupMember member;
+      final PartitionSharing member;
       long stalledUntil;
 
       Member(String id) {
         this.id = id;
         this.repository = new BucketCheckpointRepository(store, LOCATOR, clock);
         this.consumers = new Consumers(this);
-        this.member = new GroupMember(new GroupMember.Settings(repository, id, TTL, RENEW, MARGIN), GROUP, STREAM,
-            List.of(0, 1, 2, 3), ticker, consumers, "member-" + id);
+        this.member = new PartitionSharing(new PartitionSharing.Settings(repository.leaseStore(), id, TTL, RENEW,
+            MARGIN), GROUP, STREAM, List.of(0, 1, 2, 3), List.of(0, 1, 2, 3), ticker, consumers, LoggingReporter.INSTANCE);
       }
 
       @Override
@@ -397,7 +399,7 @@ class GroupLeasesUnderCasFaultsTests {
     }
 
     /** The container's side of the member: consumers that obey their deadline. */
-    final class Consumers implements GroupMember.Partitions {
+    final class Consumers implements PartitionSharing.Partitions {
       final Member owner;
       final Map<Integer, Consumer> running = new TreeMap<>();
 

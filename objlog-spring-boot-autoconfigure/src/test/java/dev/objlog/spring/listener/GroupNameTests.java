@@ -14,23 +14,23 @@ class GroupNameTests {
 
   @Test
   void anOrdinaryGroupNameIsAccepted() {
-    assertThatNoException().isThrownBy(() -> GroupMember.check("orders", "billing", TTL, RENEW, MARGIN));
+    assertThatNoException().isThrownBy(() -> ObjlogListenerContainerFactory.checkGroup("orders", "billing", TTL, RENEW, MARGIN));
   }
 
   @Test
   void theWriterLeaseGroupsAreRefusedBecauseTheirLeasesWouldCollide() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> GroupMember.check("orders", "objlog-writer", TTL, RENEW, MARGIN))
+        .isThrownBy(() -> ObjlogListenerContainerFactory.checkGroup("orders", "objlog-writer", TTL, RENEW, MARGIN))
         .withMessageContaining("reserved for ObjlogTemplate's writer leases");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> GroupMember.check("orders", "objlog-writer-members", TTL, RENEW, MARGIN))
+        .isThrownBy(() -> ObjlogListenerContainerFactory.checkGroup("orders", "objlog-writer-members", TTL, RENEW, MARGIN))
         .withMessageContaining("choose another group name");
   }
 
   @Test
   void aGroupEndingInTheMemberSuffixIsRefused() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> GroupMember.check("orders", "billing" + GroupMember.MEMBERS_SUFFIX, TTL, RENEW, MARGIN))
+        .isThrownBy(() -> ObjlogListenerContainerFactory.checkGroup("orders", "billing#members", TTL, RENEW, MARGIN))
         .withMessageContaining("reserved for member slots");
   }
 }

@@ -2,8 +2,10 @@ package dev.objlog.spring.autoconfigure.streams;
 
 import dev.objlog.Objlog;
 import dev.objlog.ObjlogOptions;
+import dev.objlog.coordination.LeaseStore;
 import dev.objlog.spring.autoconfigure.ObjlogProperties;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import dev.objlog.spring.core.DefaultRecordValueConverter;
 import dev.objlog.spring.core.JacksonRecordValueConverter;
 import dev.objlog.spring.core.ObjlogStream;
@@ -15,10 +17,7 @@ import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.spring.core.StreamAutoCreator;
 import dev.objlog.spring.core.StreamWriterSettings;
 import dev.objlog.spring.core.WriterLeaseSettings;
-import dev.objlog.spring.core.WriterLeaseStore;
 import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
-import dev.objlog.spring.listener.checkpoint.LeaseRepository;
-import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -97,7 +96,7 @@ public final class ObjlogStreamsAutoConfiguration {
   @ConditionalOnMissingBean
   ObjlogTemplate objlogTemplate(ObjlogStreams streams, ObjlogProperties properties,
       ObjectProvider<RecordValueConverter> converter, StoreActivity activity,
-      ObjectProvider<WriterLeaseStore> leaseStores, ObjectProvider<LeaseRepository> leaseRepositories) {
+      ObjectProvider<LeaseStore> leaseStores, ObjectProvider<LeaseStoreProvider> leaseProviders) {
     Map<String, StreamWriterSettings> settings = new LinkedHashMap<>();
     String leaseProperty = null;
     for (String name : streams.names()) {
@@ -121,7 +120,7 @@ public final class ObjlogStreamsAutoConfiguration {
     }
     RecordValueConverter valueConverter =
         converter.getIfAvailable(() -> new DefaultRecordValueConverter(null));
-    WriterLeaseStore leaseStore = leaseProperty == null ? null : leaseStore(leaseProperty, leaseStores, leaseRepositories);
+    LeaseStore leaseStore = leaseProperty == null ? null : leaseStore(leaseProperty, leaseStores, leaseProviders);
     return new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity, leaseStore, autoCreated);
   }
 
@@ -133,21 +132,22 @@ public final class ObjlogStreamsAutoConfiguration {
         writer.getLease().toSettings());
   }
 
-  /** The application's WriterLeaseStore, or else the listeners' lease repository adapted. */
-  private static WriterLeaseStore leaseStore(String leaseProperty, ObjectProvider<WriterLeaseStore> leaseStores,
-      ObjectProvider<LeaseRepository> leaseRepositories) {
-    WriterLeaseStore store = leaseStores.getIfUnique();
-    if (store != null) {
-      return store;
+  /** The lease store (the application's, or the checkpoint repository's), which every instance must share. */
+  private static LeaseStore leaseStore(String leaseProperty, ObjectProvider<LeaseStore> leaseStores,
+      ObjectProvider<LeaseStoreProvider> leaseProviders) {
+    LeaseStore store = leaseStores.getIfUnique();
+    if (store == null) {
+      // Without ObjlogLeaseAutoConfiguration (auto-configurations listed one by one): as it would decide.
+      LeaseStoreProvider provider = leaseProviders.getIfUnique();
+      store = provider == null ? null : provider.leaseStore();
     }
-    LeaseRepository repository = leaseRepositories.getIfUnique();
-    if (repository == null) {
+    if (store == null) {
       throw new ObjlogConfigurationException(leaseProperty,
-          "writer leases are kept by the listeners' checkpoint repository, but there is no single LeaseRepository"
-              + " (or WriterLeaseStore) bean.",
-          "Set objlog.checkpoint.store to jdbc or bucket (shared by every instance), or define a WriterLeaseStore bean.");
+          "writer leases are kept in the listeners' lease store, but there is no single LeaseStore bean"
+              + " (the checkpoint repository keeps none).",
+          "Set objlog.checkpoint.store to jdbc or bucket (shared by every instance), or define a LeaseStore bean.");
     }
-    return new RepositoryWriterLeaseStore(repository);
+    return store;
   }
 
   /** With Jackson 3: other objects are sent as JSON through the application's JsonMapper. */

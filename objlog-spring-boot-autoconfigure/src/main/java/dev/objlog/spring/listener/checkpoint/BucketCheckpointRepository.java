@@ -1,7 +1,10 @@
 package dev.objlog.spring.listener.checkpoint;
 
 import dev.objlog.CorruptObjectException;
+import dev.objlog.coordination.BucketLease;
+import dev.objlog.coordination.BucketLeaseStore;
 import dev.objlog.coordination.CasDocument;
+import dev.objlog.coordination.LeaseId;
 import dev.objlog.coordination.json.JsonObject;
 import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.format.key.PartitionKeys;
@@ -14,7 +17,6 @@ import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *       (PROTOCOLS.md §5.5) plus {@code updated_unix_ms}, e.g. {@code
  *       {"version":1,"stream_id":"demo/orders","partition":7,"next_lsn":4,"updated_unix_ms":1700000000000}};
  *   <li>{@code <catalogDir>consumers/<group>/lease.json} and {@code
- *       <catalogDir>maintenance/writer-lease.json}: see {@link BucketLease}.
+ *       <catalogDir>maintenance/writer-lease.json}: see {@link BucketLeaseStore}.
  * </ul>
  *
  * <p>Every write is a compare-and-swap; a checkpoint's {@link CheckpointVersion} is the store's
@@ -45,7 +47,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safety: safe for concurrent use, within and across processes.
  */
-public final class BucketCheckpointRepository implements CheckpointRepository, LeaseRepository {
+@SuppressWarnings("deprecation") // LeaseRepository, until it is removed
+public final class BucketCheckpointRepository implements CheckpointRepository, LeaseRepositoryStore.Backed {
   /** Checkpoints are encoded here, with the save's time; the document helper moves bytes. */
   private static final CasDocument.Codec<byte[]> RAW = CasDocument.Codec.of(bytes -> bytes, bytes -> bytes);
   /** One swap a save; an ambiguous reply is settled by one read back. */
@@ -54,6 +57,7 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
   private final ObjectStore store;
   private final CatalogLocator locator;
   private final Clock clock;
+  private final BucketLeaseStore leases;
 
   /** A repository with the system clock. */
   public BucketCheckpointRepository(ObjectStore store, CatalogLocator locator) {
@@ -71,6 +75,7 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
     this.store = Objects.requireNonNull(store, "store");
     this.locator = Objects.requireNonNull(locator, "locator");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.leases = new BucketLeaseStore(store, locator::partition, clock);
   }
 
   /** The object key of {@code key}'s checkpoint. */
@@ -81,9 +86,7 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
 
   /** The consumer-group lease {@code key}, at {@code <catalogDir>consumers/<group>/lease.json}. */
   public BucketLease groupLease(LeaseKey key) {
-    Objects.requireNonNull(key, "key");
-    return new BucketLease(
-        store, partition(key.streamName(), key.partition()).catalogDir() + "consumers/" + key.group() + "/lease.json", clock);
+    return leases.lease(LeaseRepositoryStore.id(key));
   }
 
   /**
@@ -92,7 +95,7 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
    */
   public BucketLease writerLease(String streamName, int partition) {
     Names.checkStreamName(streamName);
-    return new BucketLease(store, partition(streamName, partition).catalogDir() + "maintenance/writer-lease.json", clock);
+    return leases.lease(LeaseId.ofWriters(LeaseId.Role.PARTITION, streamName, partition));
   }
 
   private PartitionKeys partition(String streamName, int partition) {
@@ -163,24 +166,10 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
 
   // ---- leases ----
 
+  /** The leases beside each partition's catalog (the same documents as the {@link LeaseRepository} methods). */
   @Override
-  public LeaseResult tryAcquire(LeaseKey key, String owner, Duration ttl) {
-    return groupLease(key).tryAcquire(owner, ttl);
-  }
-
-  @Override
-  public LeaseResult renew(LeaseKey key, Lease held, Duration ttl) {
-    return groupLease(key).renew(held, ttl);
-  }
-
-  @Override
-  public boolean release(LeaseKey key, Lease held) {
-    return groupLease(key).release(held);
-  }
-
-  @Override
-  public Optional<Lease> current(LeaseKey key) {
-    return groupLease(key).current();
+  public BucketLeaseStore leaseStore() {
+    return leases;
   }
 
   @Override

@@ -12,8 +12,8 @@ import java.util.Optional;
  * JdbcCheckpointRepository} (a database table; saves join the caller's Spring transaction on the
  * same {@code DataSource}, which makes a transactional listener effectively-once) and {@link
  * BucketCheckpointRepository} ({@code consumers/<id>/checkpoint.json} beside the partition's
- * catalog, written with compare-and-swap). Each of them is also the {@link LeaseRepository} of its
- * storage.
+ * catalog, written with compare-and-swap). Each of them also keeps leases on its storage ({@code
+ * leaseStore()}, the listener groups' and writer leases' default {@code LeaseStore}).
  *
  * <p>Usage: {@link #load} before consuming, remember the {@link StoredCheckpoint#version()}, and
  * pass it to every {@link #save}; the returned version is the one to pass next time. Start with

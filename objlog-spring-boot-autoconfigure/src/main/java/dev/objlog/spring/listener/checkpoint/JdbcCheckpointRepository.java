@@ -2,6 +2,7 @@ package dev.objlog.spring.listener.checkpoint;
 
 import dev.objlog.read.CheckpointInvalidException;
 import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.spring.coordination.JdbcLeaseStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,7 +23,7 @@ import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Checkpoints and leases in two database tables, {@code <prefix>checkpoint} and {@code
+ * Checkpoints and leases in two database tables (leases through its {@link JdbcLeaseStore}), {@code <prefix>checkpoint} and {@code
  * <prefix>lease} (prefix {@value #DEFAULT_TABLE_PREFIX} unless configured), through a {@link
  * JdbcOperations} such as Spring's {@link JdbcTemplate}. The schema scripts for PostgreSQL,
  * MySQL/MariaDB and H2 are {@code dev/objlog/spring/listener/checkpoint/schema-<platform>.sql} on
@@ -41,17 +42,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>Thread-safety: safe for concurrent use, within and across processes.
  */
-public final class JdbcCheckpointRepository implements CheckpointRepository, LeaseRepository {
+@SuppressWarnings("deprecation") // LeaseRepository, until it is removed
+public final class JdbcCheckpointRepository implements CheckpointRepository, LeaseRepositoryStore.Backed {
   /** The table prefix unless configured otherwise: tables {@code objlog_checkpoint} and {@code objlog_lease}. */
   public static final String DEFAULT_TABLE_PREFIX = "objlog_";
 
   private static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,39}");
-  private static final int MAX_LEASE_ATTEMPTS = 8;
 
   private final JdbcOperations jdbc;
   private final Clock clock;
   private final String checkpointTable;
   private final String leaseTable;
+  private final JdbcLeaseStore leases;
 
   /** A repository on {@code dataSource} with the default table prefix and the system clock. */
   public JdbcCheckpointRepository(DataSource dataSource) {
@@ -71,6 +73,7 @@ public final class JdbcCheckpointRepository implements CheckpointRepository, Lea
     checkTablePrefix(tablePrefix);
     this.checkpointTable = tablePrefix + "checkpoint";
     this.leaseTable = tablePrefix + "lease";
+    this.leases = new JdbcLeaseStore(jdbc, tablePrefix, clock);
   }
 
   /**
@@ -95,6 +98,12 @@ public final class JdbcCheckpointRepository implements CheckpointRepository, Lea
   /** The lease table's name. */
   public String leaseTable() {
     return leaseTable;
+  }
+
+  /** The leases in this repository's lease table (the same rows as its {@link LeaseRepository} methods). */
+  @Override
+  public JdbcLeaseStore leaseStore() {
+    return leases;
   }
 
   // ---- checkpoints ----
@@ -162,124 +171,6 @@ public final class JdbcCheckpointRepository implements CheckpointRepository, Lea
         key, checkpoint, CheckpointVersion.of(Long.toString(rs.getLong(2))), rs.getTimestamp(3, utc()).toInstant());
   }
 
-  // ---- leases ----
-
-  @Override
-  public LeaseResult tryAcquire(LeaseKey key, String owner, Duration ttl) {
-    Objects.requireNonNull(key, "key");
-    Names.checkOwnerId("owner", owner);
-    long ttlMs = LeaseState.ttlMillis(ttl);
-    LeaseState current = null;
-    for (int attempt = 0; attempt < MAX_LEASE_ATTEMPTS; attempt++) {
-      long now = clock.millis();
-      current = leaseRow(key);
-      LeaseState next = LeaseState.acquire(current, owner, now, ttlMs);
-      if (next == null) {
-        return new LeaseResult.Refused(current == null ? null : current.validLeaseAt(now));
-      }
-      if (current == null ? insertLease(key, next, now) : updateLease(key, current, next, now)) {
-        return new LeaseResult.Granted(next.toLease());
-      }
-      // Someone changed the row between our read and write: decide again on what is there now.
-    }
-    return new LeaseResult.Refused(current == null ? null : current.validLeaseAt(clock.millis()));
-  }
-
-  @Override
-  public LeaseResult renew(LeaseKey key, Lease held, Duration ttl) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(held, "held");
-    long ttlMs = LeaseState.ttlMillis(ttl);
-    long now = clock.millis();
-    LeaseState renewed = new LeaseState(held.owner(), LeaseState.expiry(now, ttlMs), held.epoch());
-    int updated = jdbc.update(
-        "update " + leaseTable + " set lease_until_ms = ?, updated_at = ?"
-            + " where group_id = ? and stream_name = ? and partition_id = ? and owner = ? and epoch = ?",
-        ps -> {
-          ps.setLong(1, renewed.untilMs());
-          ps.setTimestamp(2, new Timestamp(now), utc());
-          int i = bindKey(ps, 3, key);
-          ps.setString(i++, held.owner());
-          ps.setLong(i, held.epoch());
-        });
-    if (updated == 1) {
-      return new LeaseResult.Granted(renewed.toLease());
-    }
-    LeaseState current = leaseRow(key);
-    return new LeaseResult.Refused(current == null ? null : current.validLeaseAt(now));
-  }
-
-  @Override
-  public boolean release(LeaseKey key, Lease held) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(held, "held");
-    long now = clock.millis();
-    return jdbc.update(
-            "update " + leaseTable + " set owner = ?, lease_until_ms = 0, updated_at = ?"
-                + " where group_id = ? and stream_name = ? and partition_id = ? and owner = ? and epoch = ?",
-            ps -> {
-              ps.setString(1, LeaseState.RELEASED);
-              ps.setTimestamp(2, new Timestamp(now), utc());
-              int i = bindKey(ps, 3, key);
-              ps.setString(i++, held.owner());
-              ps.setLong(i, held.epoch());
-            })
-        == 1;
-  }
-
-  @Override
-  public Optional<Lease> current(LeaseKey key) {
-    Objects.requireNonNull(key, "key");
-    LeaseState current = leaseRow(key);
-    return current == null ? Optional.empty() : Optional.ofNullable(current.validLeaseAt(clock.millis()));
-  }
-
-  private @Nullable LeaseState leaseRow(LeaseKey key) {
-    List<LeaseState> rows = jdbc.query(
-        "select owner, lease_until_ms, epoch from " + leaseTable
-            + " where group_id = ? and stream_name = ? and partition_id = ?",
-        ps -> bindKey(ps, 1, key),
-        (rs, n) -> new LeaseState(nullToEmpty(rs.getString(1)), rs.getLong(2), rs.getLong(3)));
-    return rows.isEmpty() ? null : rows.get(0);
-  }
-
-  private boolean insertLease(LeaseKey key, LeaseState next, long now) {
-    try {
-      jdbc.update(
-          "insert into " + leaseTable
-              + " (group_id, stream_name, partition_id, owner, lease_until_ms, epoch, updated_at)"
-              + " values (?, ?, ?, ?, ?, ?, ?)",
-          ps -> {
-            int i = bindKey(ps, 1, key);
-            ps.setString(i++, next.owner());
-            ps.setLong(i++, next.untilMs());
-            ps.setLong(i++, next.epoch());
-            ps.setTimestamp(i, new Timestamp(now), utc());
-          });
-      return true;
-    } catch (DuplicateKeyException e) {
-      return false;
-    }
-  }
-
-  private boolean updateLease(LeaseKey key, LeaseState current, LeaseState next, long now) {
-    return jdbc.update(
-            "update " + leaseTable + " set owner = ?, lease_until_ms = ?, epoch = ?, updated_at = ?"
-                + " where group_id = ? and stream_name = ? and partition_id = ?"
-                + " and owner = ? and lease_until_ms = ? and epoch = ?",
-            ps -> {
-              ps.setString(1, next.owner());
-              ps.setLong(2, next.untilMs());
-              ps.setLong(3, next.epoch());
-              ps.setTimestamp(4, new Timestamp(now), utc());
-              int i = bindKey(ps, 5, key);
-              ps.setString(i++, current.owner());
-              ps.setLong(i++, current.untilMs());
-              ps.setLong(i, current.epoch());
-            })
-        == 1;
-  }
-
   // ---- binding ----
 
   private static int bindKey(PreparedStatement ps, int from, CheckpointKey key) throws SQLException {
@@ -287,18 +178,6 @@ public final class JdbcCheckpointRepository implements CheckpointRepository, Lea
     ps.setString(from + 1, key.streamName());
     ps.setLong(from + 2, Integer.toUnsignedLong(key.partition()));
     return from + 3;
-  }
-
-  private static int bindKey(PreparedStatement ps, int from, LeaseKey key) throws SQLException {
-    ps.setString(from, key.group());
-    ps.setString(from + 1, key.streamName());
-    ps.setLong(from + 2, Integer.toUnsignedLong(key.partition()));
-    return from + 3;
-  }
-
-  private static String nullToEmpty(@Nullable String s) {
-    // Oracle-style databases store '' as NULL; treat both as "released".
-    return s == null ? "" : s;
   }
 
   /** A fresh calendar per use: Calendar is mutable and drivers may touch it. */

@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A granted lease: who holds it, until when, and its epoch. The epoch grows by one whenever the
+ * <b>Deprecated</b> with {@link LeaseRepository}: use {@link dev.objlog.coordination.Lease}.
+ *
+ * <p> * A granted lease: who holds it, until when, and its epoch. The epoch grows by one whenever the
  * lease passes to a different owner (or is taken again after a release), and stays the same while
  * one owner renews or re-acquires it, so a holder can tell that nobody else held it in between.
  *
@@ -14,6 +16,7 @@ import java.util.Objects;
  * @param until the lease expires at this instant (millisecond precision)
  * @param epoch positive, growing with every change of owner
  */
+@Deprecated(since = "0.1.0", forRemoval = true)
 public record Lease(String owner, Instant until, long epoch) {
 
   public Lease {

@@ -1,7 +1,9 @@
 package dev.objlog.spring.listener.checkpoint;
 
 /**
- * Which lease: the consumer group whose members compete for it, the stream by its configured name,
+ * <b>Deprecated</b> with {@link LeaseRepository}: use {@link dev.objlog.coordination.LeaseId}.
+ *
+ * <p> * Which lease: the consumer group whose members compete for it, the stream by its configured name,
  * and the partition. The group follows the rules of {@link CheckpointKey#listenerId()}.
  *
  * <p>Thread-safety: immutable.
@@ -10,6 +12,7 @@ package dev.objlog.spring.listener.checkpoint;
  * @param streamName the stream's configured name (1 to 64 characters)
  * @param partition the partition (u32 held in an int)
  */
+@Deprecated(since = "0.1.0", forRemoval = true)
 public record LeaseKey(String group, String streamName, int partition) {
 
   public LeaseKey {

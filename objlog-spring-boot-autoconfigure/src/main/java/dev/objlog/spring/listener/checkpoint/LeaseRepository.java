@@ -1,10 +1,18 @@
 package dev.objlog.spring.listener.checkpoint;
 
+import dev.objlog.coordination.LeaseId;
+import dev.objlog.coordination.LeaseStore;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Leases that let the members of a consumer group share a stream's partitions: at most one valid
+ * <b>Deprecated:</b> the one lease SPI is now the engine's {@link LeaseStore} ({@code
+ * dev.objlog.coordination}); listener groups and the template's writer leases use only it. A
+ * {@code LeaseRepository} bean of an application's own is still used, through {@link
+ * #leaseStore()} (CHANGELOG.md has the migration).
+ *
+ * <p>Leases that let the members of a consumer group share a stream's partitions: at most one valid
  * lease per (group, stream name, partition), with an expiry the holder extends by renewing. An
  * expired lease can be taken by another owner; the former holder's renewal then fails.
  *
@@ -32,7 +40,8 @@ import java.util.Optional;
  *
  * <p>Thread-safety: implementations are safe for concurrent use.
  */
-public interface LeaseRepository {
+@Deprecated(since = "0.1.0", forRemoval = true)
+public interface LeaseRepository extends LeaseStoreProvider {
 
   /** Takes or extends the lease for {@code owner}, valid for {@code ttl} from now. */
   LeaseResult tryAcquire(LeaseKey key, String owner, Duration ttl);
@@ -54,4 +63,14 @@ public interface LeaseRepository {
 
   /** The valid lease, or empty when nobody holds one now. */
   Optional<Lease> current(LeaseKey key);
+
+  /**
+   * These leases as a {@link LeaseStore}: lease {@code id} is the lease {@code
+   * LeaseKey.of(id.storedGroup(), id.streamName(), id.index())}, the rows and documents earlier
+   * releases used for it. The repositories of this package return their native store instead.
+   */
+  @Override
+  default LeaseStore leaseStore() {
+    return new LeaseRepositoryStore(this);
+  }
 }

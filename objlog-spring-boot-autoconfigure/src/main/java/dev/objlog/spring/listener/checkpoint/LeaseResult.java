@@ -5,12 +5,15 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The answer to {@link LeaseRepository#tryAcquire} and {@link LeaseRepository#renew}: the lease
+ * <b>Deprecated</b> with {@link LeaseRepository}: use {@link dev.objlog.coordination.LeaseResult}.
+ *
+ * <p> * The answer to {@link LeaseRepository#tryAcquire} and {@link LeaseRepository#renew}: the lease
  * was {@link Granted} (to the caller), or {@link Refused} because someone else holds it or the
  * caller's lease was lost.
  *
  * <p>Thread-safety: immutable.
  */
+@Deprecated(since = "0.1.0", forRemoval = true)
 public sealed interface LeaseResult {
 
   /** The caller holds {@code lease} now. */

@@ -1,5 +1,6 @@
 package dev.objlog.spring.listener.checkpoint;
 
+import dev.objlog.coordination.LeaseState;
 import java.util.Objects;
 
 /** Checks of the names that become folder names and column values. */
@@ -11,20 +12,7 @@ final class Names {
 
   /** A listener id, group or lease owner: 1 to 255 characters, usable as one path segment. */
   static void checkOwnerId(String what, String value) {
-    Objects.requireNonNull(value, what);
-    if (value.isEmpty() || value.length() > MAX_ID_LENGTH) {
-      throw new IllegalArgumentException(what + " must be 1 to " + MAX_ID_LENGTH + " characters: '" + value + "'");
-    }
-    if (value.equals(".") || value.equals("..")) {
-      throw new IllegalArgumentException(what + " must not be '.' or '..'");
-    }
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c == '/' || c == '\\' || Character.isISOControl(c)) {
-        throw new IllegalArgumentException(
-            what + " must not contain '/', '\\' or control characters: '" + value + "'");
-      }
-    }
+    LeaseState.checkName(what, value);
   }
 
   static void checkStreamName(String streamName) {

@@ -7,8 +7,9 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Import;
 
 /**
- * Auto-configuration of the listeners' {@link CheckpointRepository} (which is also their {@link
- * LeaseRepository}), unless the application defines its own:
+ * Auto-configuration of the listeners' {@link CheckpointRepository} (whose {@code leaseStore()}
+ * becomes the {@code LeaseStore} bean, see {@code ObjlogLeaseAutoConfiguration}), unless the
+ * application defines its own:
  *
  * <ul>
  *   <li>{@code objlog.checkpoint.store} unset: a {@link JdbcCheckpointRepository} when spring-jdbc

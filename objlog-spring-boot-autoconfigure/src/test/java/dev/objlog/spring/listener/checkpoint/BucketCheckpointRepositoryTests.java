@@ -55,7 +55,8 @@ class BucketCheckpointRepositoryTests {
     void theGroupLeaseAndWriterLeaseHaveTheDocumentedShape() {
       BucketCheckpointRepository repository = new BucketCheckpointRepository(store, LOCATOR, clock);
       repository.tryAcquire("group", "orders", 7, "instance-1", Duration.ofSeconds(30));
-      Lease writer = granted(repository.writerLease("orders", 7).tryAcquire("writer-9", Duration.ofSeconds(5)));
+      dev.objlog.coordination.Lease writer =
+          repository.writerLease("orders", 7).tryAcquire("writer-9", Duration.ofSeconds(5)).grantedLease().orElseThrow();
 
       String dir = keys("orders", 7).catalogDir();
       assertThat(new String(store.get(dir + "consumers/group/lease.json").bytes(), StandardCharsets.UTF_8)).isEqualTo(

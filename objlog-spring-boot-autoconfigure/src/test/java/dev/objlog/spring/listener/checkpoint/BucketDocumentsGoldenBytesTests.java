@@ -1,5 +1,8 @@
 package dev.objlog.spring.listener.checkpoint;
 
+import dev.objlog.coordination.BucketLease;
+import dev.objlog.coordination.Lease;
+import dev.objlog.coordination.LeaseState;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,13 +1,11 @@
-package dev.objlog.spring.listener;
+package dev.objlog.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.Lease;
-import dev.objlog.spring.listener.checkpoint.LeaseKey;
-import dev.objlog.spring.listener.checkpoint.LeaseRepository;
-import dev.objlog.spring.listener.checkpoint.LeaseResult;
-import dev.objlog.spring.listener.checkpoint.MutableClock;
+import dev.objlog.format.key.KeyPrefixes;
+import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.store.memory.MemoryObjectStore;
+import dev.objlog.testing.MutableClock;
 import dev.objlog.testing.MutableTicker;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * acquire or renewal was sent, plus the ttl, minus the safety margin. The wall clock, which the
  * stored lease expiry follows, may be stepped by hours either way without moving it.
  */
-class GroupMemberLeaseDeadlineTests {
+class PartitionSharingLeaseDeadlineTests {
   private static final Duration TTL = Duration.ofSeconds(60);
   private static final Duration RENEW = Duration.ofSeconds(5);
   private static final Duration MARGIN = Duration.ofSeconds(15);
@@ -30,10 +28,11 @@ class GroupMemberLeaseDeadlineTests {
 
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final MutableTicker ticker = new MutableTicker(Long.MAX_VALUE - Duration.ofSeconds(50).toNanos());
-  private final InMemoryCheckpointRepository leases = new InMemoryCheckpointRepository(clock);
+  private final BucketLeaseStore leases = new BucketLeaseStore(new MemoryObjectStore(),
+      (stream, partition) -> PartitionKeys.of(KeyPrefixes.resolve("objlog"), "shop/" + stream, partition), clock);
 
   /** The deadlines the member gave each partition, last first. */
-  static final class Deadlines implements GroupMember.Partitions {
+  static final class Deadlines implements PartitionSharing.Partitions {
     final Map<Integer, Long> last = new ConcurrentHashMap<>();
     final Map<Integer, Boolean> revoked = new ConcurrentHashMap<>();
 
@@ -69,15 +68,15 @@ class GroupMemberLeaseDeadlineTests {
     }
   }
 
-  private GroupMember member(Deadlines target) {
-    return new GroupMember(new GroupMember.Settings(leases, "a", TTL, RENEW, MARGIN), "billing", "orders",
-        List.of(0), ticker, target, "test-a");
+  private PartitionSharing member(LeaseStore store, Deadlines target) {
+    return new PartitionSharing(new PartitionSharing.Settings(store, "a", TTL, RENEW, MARGIN), "billing", "orders",
+        List.of(0), List.of(0), ticker, target, PartitionSharing.Reporter.SILENT);
   }
 
   @Test
   void theDeadlineFollowsTheTickerWhateverTheWallClockDoes() {
     Deadlines target = new Deadlines();
-    GroupMember member = member(target);
+    PartitionSharing member = member(leases, target);
     long sent = ticker.read();
     member.tick();
     assertThat(target.last).as("deadline of the acquired partition").containsEntry(0, sent + WINDOW);
@@ -94,36 +93,35 @@ class GroupMemberLeaseDeadlineTests {
     member.tick();
     assertThat(target.last).as("deadline after a renewal across a backward step").containsEntry(0, sent + WINDOW);
     assertThat(target.revoked).as("the steps cost no partition").isEmpty();
-    assertThat(leases.current(LeaseKey.of("billing", "orders", 0)).orElseThrow().until())
+    assertThat(leases.current(LeaseId.ofGroup("billing", LeaseId.Role.PARTITION, "orders", 0)).orElseThrow().until())
         .as("the stored expiry stays wall time, for the other instances").isEqualTo(clock.instant().plus(TTL));
   }
 
   @Test
   void aFailedRenewalLeavesTheDeadlineAtTheLastSuccessfulOne() {
     Deadlines target = new Deadlines();
-    LeaseRepository unreachable = new LeaseRepository() {
+    LeaseStore unreachable = new LeaseStore() {
       @Override
-      public LeaseResult tryAcquire(LeaseKey key, String owner, Duration ttl) {
+      public LeaseResult tryAcquire(LeaseId key, String owner, Duration ttl) {
         return leases.tryAcquire(key, owner, ttl);
       }
 
       @Override
-      public LeaseResult renew(LeaseKey key, Lease held, Duration ttl) {
+      public LeaseResult renew(LeaseId key, Lease held, Duration ttl) {
         throw new IllegalStateException("the lease store is unreachable (test)");
       }
 
       @Override
-      public boolean release(LeaseKey key, Lease held) {
+      public boolean release(LeaseId key, Lease held) {
         return leases.release(key, held);
       }
 
       @Override
-      public Optional<Lease> current(LeaseKey key) {
+      public Optional<Lease> current(LeaseId key) {
         return leases.current(key);
       }
     };
-    GroupMember member = new GroupMember(new GroupMember.Settings(unreachable, "a", TTL, RENEW, MARGIN), "billing",
-        "orders", List.of(0), ticker, target, "test-a");
+    PartitionSharing member = member(unreachable, target);
     long sent = ticker.read();
     member.tick();
     for (Duration step : List.of(Duration.ofHours(-3), Duration.ofHours(6))) {

@@ -2,13 +2,15 @@ package dev.objlog.spring.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.objlog.spring.core.WriterLeaseStore.Kind;
-import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.RepositoryWriterLeaseStore;
+import dev.objlog.coordination.Lease;
+import dev.objlog.coordination.LeaseId;
+import dev.objlog.coordination.LeaseResult;
+import dev.objlog.coordination.LeaseStore;
+import dev.objlog.spring.coordination.InMemoryLeaseStore;
 import dev.objlog.testing.MutableTicker;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * store is cut off by the test; rounds run in the background every few milliseconds, and the test
  * waits for rounds to have happened, never for time to pass.
  */
-class WriterLeaseKeeperElapsedTimeTests {
+class WriterLeasesElapsedTimeTests {
   private static final Duration TTL = Duration.ofMinutes(1);
   private static final Duration RENEW = Duration.ofMillis(10);
   private static final WriterLeaseSettings SETTINGS = new WriterLeaseSettings(TTL, RENEW);
@@ -31,16 +33,16 @@ class WriterLeaseKeeperElapsedTimeTests {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
   private final MutableTicker ticker = new MutableTicker(Long.MAX_VALUE - Duration.ofSeconds(30).toNanos());
   private final CutStore store =
-      new CutStore(new RepositoryWriterLeaseStore(new InMemoryCheckpointRepository(clock)));
+      new CutStore(new InMemoryLeaseStore(clock));
   private final Set<Integer> givenUp = ConcurrentHashMap.newKeySet();
 
   /** A lease store the test can cut off: every call fails then, and each renewal attempt is counted. */
-  private static final class CutStore implements WriterLeaseStore {
-    final WriterLeaseStore delegate;
+  private static final class CutStore implements LeaseStore {
+    final LeaseStore delegate;
     volatile boolean cut;
     final AtomicInteger failedRenewals = new AtomicInteger();
 
-    CutStore(WriterLeaseStore delegate) {
+    CutStore(LeaseStore delegate) {
       this.delegate = delegate;
     }
 
@@ -51,35 +53,35 @@ class WriterLeaseKeeperElapsedTimeTests {
     }
 
     @Override
-    public OptionalLong tryAcquire(Kind kind, String streamName, int index, String owner, Duration ttl) {
+    public LeaseResult tryAcquire(LeaseId id, String owner, Duration ttl) {
       check();
-      return delegate.tryAcquire(kind, streamName, index, owner, ttl);
+      return delegate.tryAcquire(id, owner, ttl);
     }
 
     @Override
-    public boolean renew(Kind kind, String streamName, int index, String owner, long epoch, Duration ttl) {
+    public LeaseResult renew(LeaseId id, Lease held, Duration ttl) {
       if (cut) {
         failedRenewals.incrementAndGet();
       }
       check();
-      return delegate.renew(kind, streamName, index, owner, epoch, ttl);
+      return delegate.renew(id, held, ttl);
     }
 
     @Override
-    public void release(Kind kind, String streamName, int index, String owner, long epoch) {
+    public boolean release(LeaseId id, Lease held) {
       check();
-      delegate.release(kind, streamName, index, owner, epoch);
+      return delegate.release(id, held);
     }
 
     @Override
-    public boolean isHeld(Kind kind, String streamName, int index) {
+    public Optional<Lease> current(LeaseId id) {
       check();
-      return delegate.isHeld(kind, streamName, index);
+      return delegate.current(id);
     }
   }
 
-  private WriterLeaseKeeper keeper() {
-    WriterLeaseKeeper keeper = new WriterLeaseKeeper(store, "writer-a", new WriterLeaseKeeper.Listener() {
+  private WriterLeases keeper() {
+    WriterLeases keeper = new WriterLeases(store, "writer-a", new WriterLeases.Listener() {
       @Override
       public void granted(String streamName, int partition) {}
 
@@ -87,7 +89,7 @@ class WriterLeaseKeeperElapsedTimeTests {
       public void givingUp(String streamName, int partition) {
         givenUp.add(partition);
       }
-    }, ticker, clock);
+    }, ticker);
     keeper.add("orders", 1, PartitionSet.all(1), SETTINGS);
     return keeper;
   }
@@ -108,7 +110,7 @@ class WriterLeaseKeeperElapsedTimeTests {
 
   @Test
   void aWallClockSteppedForwardDoesNotGiveUpALeaseThatIsSurelyStillValid() throws Exception {
-    try (WriterLeaseKeeper keeper = keeper()) {
+    try (WriterLeases keeper = keeper()) {
       keeper.start();
       assertThat(keeper.held("orders")).containsExactly(0);
       assertThat(keeper.status("orders").leases().get(0).until())
@@ -127,7 +129,7 @@ class WriterLeaseKeeperElapsedTimeTests {
 
   @Test
   void aWallClockSteppedBackDoesNotKeepALeasePastTheElapsedLimit() throws Exception {
-    try (WriterLeaseKeeper keeper = keeper()) {
+    try (WriterLeases keeper = keeper()) {
       keeper.start();
       assertThat(keeper.held("orders")).containsExactly(0);
 

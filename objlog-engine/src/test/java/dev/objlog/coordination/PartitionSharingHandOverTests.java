@@ -1,11 +1,12 @@
-package dev.objlog.spring.listener;
+package dev.objlog.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.Lease;
-import dev.objlog.spring.listener.checkpoint.LeaseKey;
+import dev.objlog.format.key.KeyPrefixes;
+import dev.objlog.format.key.PartitionKeys;
+import dev.objlog.store.memory.MemoryObjectStore;
 import dev.objlog.store.Ticker;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -19,15 +20,17 @@ import org.junit.jupiter.api.Test;
  * holder's processing. The container is replaced by a recorder whose threads the test says are
  * alive or not.
  */
-class GroupMemberHandOverTests {
+class PartitionSharingHandOverTests {
   private static final Duration TTL = Duration.ofSeconds(60);
   private static final Duration RENEW = Duration.ofMillis(20);
   private static final Duration MARGIN = Duration.ofSeconds(15);
 
-  private final InMemoryCheckpointRepository leases = new InMemoryCheckpointRepository();
+  private final BucketLeaseStore leases = new BucketLeaseStore(new MemoryObjectStore(),
+      (stream, partition) -> PartitionKeys.of(KeyPrefixes.resolve("objlog"), "shop/" + stream, partition),
+      Clock.systemUTC());
 
   /** Records what the member asked; "alive" partitions have a consumer thread still running. */
-  static final class Recorder implements GroupMember.Partitions {
+  static final class Recorder implements PartitionSharing.Partitions {
     final Set<Integer> started = ConcurrentHashMap.newKeySet();
     final Set<Integer> stopRequested = ConcurrentHashMap.newKeySet();
     final Set<Integer> alive = ConcurrentHashMap.newKeySet();
@@ -65,21 +68,21 @@ class GroupMemberHandOverTests {
     }
   }
 
-  private GroupMember member(String instance, Recorder recorder) {
-    return new GroupMember(new GroupMember.Settings(leases, instance, TTL, RENEW, MARGIN), "billing", "orders",
-        List.of(0, 1), Ticker.SYSTEM, recorder, "test-" + instance);
+  private PartitionSharing member(String instance, Recorder recorder) {
+    return new PartitionSharing(new PartitionSharing.Settings(leases, instance, TTL, RENEW, MARGIN), "billing",
+        "orders", List.of(0, 1), List.of(0, 1), Ticker.SYSTEM, recorder, PartitionSharing.Reporter.SILENT);
   }
 
   private Optional<String> owner(int partition) {
-    return leases.current(LeaseKey.of("billing", "orders", partition)).map(Lease::owner);
+    return leases.current(LeaseId.ofGroup("billing", LeaseId.Role.PARTITION, "orders", partition)).map(Lease::owner);
   }
 
   @Test
   void aShedPartitionKeepsItsLeaseUntilItsListenerCallEndsThenTheNewMemberTakesIt() {
     Recorder a = new Recorder();
     Recorder b = new Recorder();
-    GroupMember first = member("a", a);
-    GroupMember second = member("b", b);
+    PartitionSharing first = member("a", a);
+    PartitionSharing second = member("b", b);
     first.tick();
     assertThat(a.started).containsExactlyInAnyOrder(0, 1);
     second.tick(); // joins: two members now, but both partitions are still a's
@@ -103,7 +106,7 @@ class GroupMemberHandOverTests {
   @Test
   void onShutdownOnlyPartitionsWhoseThreadsEndedAreReleased() {
     Recorder a = new Recorder();
-    GroupMember member = member("a", a);
+    PartitionSharing member = member("a", a);
     member.tick();
     a.alive.remove(0); // partition 1's listener call outlives the shutdown timeout
     member.releaseAll();
@@ -114,7 +117,7 @@ class GroupMemberHandOverTests {
   @Test
   void aMemberNeverStartsASecondConsumerForAPartitionItsOldThreadStillProcesses() {
     Recorder a = new Recorder();
-    GroupMember member = member("a", a);
+    PartitionSharing member = member("a", a);
     member.tick();
     member.releaseAll(); // both still alive: neither is released, neither tracked any more
     a.started.clear();

@@ -1,8 +1,7 @@
-package dev.objlog.spring.listener.checkpoint;
+package dev.objlog.coordination;
 
 import dev.objlog.CorruptObjectException;
 import dev.objlog.UnsupportedVersionException;
-import dev.objlog.coordination.CasDocument;
 import dev.objlog.coordination.json.JsonObject;
 import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.coordination.json.JsonWriter;
@@ -19,10 +18,10 @@ import org.jspecify.annotations.Nullable;
  * {"version":1,"owner":"...","lease_until_unix_ms":N,"epoch":N}} (ARCHITECTURE.md, "Our own
  * objects in the bucket"). A released lease has the owner {@code ""} and expiry 0, and keeps its
  * epoch. The same shape serves consumer-group leases ({@code consumers/<group>/lease.json}) and
- * the writer lease ({@code maintenance/writer-lease.json}); {@link BucketCheckpointRepository}
- * hands out both.
+ * the writer lease ({@code maintenance/writer-lease.json}); {@link BucketLeaseStore} decides
+ * which key a lease lives at.
  *
- * <p>Semantics are those of {@link LeaseRepository}. A write whose outcome the store reports as
+ * <p>Semantics are those of {@link LeaseStore}. A write whose outcome the store reports as
  * indeterminate is settled by reading the object back.
  *
  * <p>Error contract: refusals are answers. {@link CorruptObjectException} when the object is not
@@ -62,27 +61,27 @@ public final class BucketLease {
     return objectKey;
   }
 
-  /** See {@link LeaseRepository#tryAcquire(LeaseKey, String, Duration)}. */
+  /** See {@link LeaseStore#tryAcquire}. */
   public LeaseResult tryAcquire(String owner, Duration ttl) {
-    Names.checkOwnerId("owner", owner);
+    LeaseState.checkName("owner", owner);
     long ttlMs = LeaseState.ttlMillis(ttl);
     return change((current, now) -> LeaseState.acquire(current, owner, now, ttlMs)).toResult();
   }
 
-  /** See {@link LeaseRepository#renew(LeaseKey, Lease, Duration)}. */
+  /** See {@link LeaseStore#renew}. */
   public LeaseResult renew(Lease held, Duration ttl) {
     Objects.requireNonNull(held, "held");
     long ttlMs = LeaseState.ttlMillis(ttl);
     return change((current, now) -> LeaseState.renew(current, held, now, ttlMs)).toResult();
   }
 
-  /** See {@link LeaseRepository#release(LeaseKey, Lease)}. */
+  /** See {@link LeaseStore#release}. */
   public boolean release(Lease held) {
     Objects.requireNonNull(held, "held");
     return change((current, now) -> LeaseState.release(current, held)).written != null;
   }
 
-  /** See {@link LeaseRepository#current(LeaseKey)}. */
+  /** See {@link LeaseStore#current}. */
   public Optional<Lease> current() {
     return document.read().flatMap(state -> Optional.ofNullable(state.validLeaseAt(clock.millis())));
   }
@@ -119,7 +118,8 @@ public final class BucketLease {
     }
   }
 
-  static byte[] encode(LeaseState state) {
+  /** The document's bytes for {@code state}. */
+  public static byte[] encode(LeaseState state) {
     return JsonWriter.plainObject()
         .number("version", VERSION)
         .string("owner", state.owner())
