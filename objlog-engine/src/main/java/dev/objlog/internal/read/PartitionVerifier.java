@@ -20,6 +20,7 @@ import dev.objlog.internal.catalog.TreeReport;
 import dev.objlog.internal.catalog.TreeVisitor;
 import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectNotFoundException;
+import dev.objlog.store.ReadOnlyObjectStore;
 import dev.objlog.store.RequestRateLimiter;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,7 @@ import java.util.Optional;
  * On-demand verification of one partition: the head, every catalog page (FORMAT.md §2.12, read
  * from the bucket, never from a cache) and every segment the catalog references (exists with its
  * size; optionally read in full against its entry and hashes). Every request goes through a
- * {@link ReadOnlyStore} that spaces requests to the configured rate and refuses writes, so a
+ * {@link ReadOnlyObjectStore} that spaces requests to the configured rate and refuses writes, so a
  * verification can neither change the bucket nor outrun its request budget.
  *
  * <p>Thread-safety: one verification per instance, on one thread.
@@ -37,7 +38,7 @@ import java.util.Optional;
 public final class PartitionVerifier {
   private final int partition;
   private final VerifyOptions options;
-  private final ReadOnlyStore store;
+  private final ReadOnlyObjectStore store;
   private final PartitionCatalog catalog;
   private final PartitionKeys keys;
   private final List<Problem> problems = new ArrayList<>();
@@ -49,7 +50,7 @@ public final class PartitionVerifier {
   private PartitionVerifier(LogRuntime runtime, int partition, VerifyOptions options) {
     this.partition = partition;
     this.options = options;
-    this.store = new ReadOnlyStore(runtime.store(),
+    this.store = ReadOnlyObjectStore.of(runtime.store(),
         RequestRateLimiter.of(options.maxRequestsPerSecond(), runtime.ticker(), runtime.options().sleeper()));
     PartitionCatalog shared = runtime.catalog(partition);
     this.keys = shared.keys();

@@ -1,38 +1,39 @@
-package dev.objlog.internal.read;
+package dev.objlog.store;
 
-import dev.objlog.store.CasResult;
-import dev.objlog.store.ConditionalGetResult;
-import dev.objlog.store.CreateResult;
-import dev.objlog.store.ListPage;
-import dev.objlog.store.ObjectMetadata;
-import dev.objlog.store.ObjectStore;
-import dev.objlog.store.ObjectUpload;
-import dev.objlog.store.RequestRateLimiter;
-import dev.objlog.store.StoredObject;
-import dev.objlog.store.VersionToken;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The reads of another store, each waiting for the rate limit and counted; every write is refused
- * with {@link UnsupportedOperationException}, so code handed this store provably changes nothing.
- * Closing it does not close the store it reads.
+ * The reads of another store, each waiting for a rate limit and counted; every write (put,
+ * compare-and-swap, upload, delete) is refused with {@link UnsupportedOperationException}, so code
+ * handed this store provably changes nothing. Used by partition verification and the command-line
+ * tool's read-only mode. Closing it does not close the store it reads.
  *
  * <p>Thread-safety: as safe as the store it reads.
  */
-final class ReadOnlyStore implements ObjectStore {
+public final class ReadOnlyObjectStore implements ObjectStore {
   private final ObjectStore store;
   private final RequestRateLimiter limiter;
   private final LongAdder requests = new LongAdder();
 
-  ReadOnlyStore(ObjectStore store, RequestRateLimiter limiter) {
-    this.store = store;
-    this.limiter = limiter;
+  private ReadOnlyObjectStore(ObjectStore store, RequestRateLimiter limiter) {
+    this.store = java.util.Objects.requireNonNull(store, "store");
+    this.limiter = java.util.Objects.requireNonNull(limiter, "limiter");
   }
 
-  /** Requests made so far. */
-  long requests() {
+  /** The reads of {@code store}, unlimited. */
+  public static ReadOnlyObjectStore of(ObjectStore store) {
+    return new ReadOnlyObjectStore(store, RequestRateLimiter.UNLIMITED);
+  }
+
+  /** The reads of {@code store}, each waiting for {@code limiter}. */
+  public static ReadOnlyObjectStore of(ObjectStore store, RequestRateLimiter limiter) {
+    return new ReadOnlyObjectStore(store, limiter);
+  }
+
+  /** Requests made so far (every read, including those that failed). */
+  public long requests() {
     return requests.sum();
   }
 
