@@ -209,6 +209,29 @@ class ObjlogCliTests {
       Files.delete(config);
     }
 
+    /** The runbook's "restoring from a bucket copy": a copy of every object is the same log. */
+    @Test
+    void aCopyOfTheBucketVerifiesAndReadsLikeTheOriginal(@TempDir Path copy) throws Exception {
+      store();
+      try (var files = Files.walk(root)) {
+        for (Path from : files.toList()) {
+          Path to = copy.resolve(root.relativize(from).toString());
+          if (Files.isDirectory(from)) {
+            Files.createDirectories(to);
+          } else {
+            Files.copy(from, to);
+          }
+        }
+      }
+      List<String> onCopy = new ArrayList<>(List.of("--set", "objlog.store.type=filesystem",
+          "--set", "objlog.store.filesystem.root=" + copy,
+          "--set", "objlog.streams.orders.stream-id=" + streamId, "--set", "objlog.streams.orders.partitions=2"));
+      Run verified = cli(onCopy, "verify", "orders", "0", "--hashes", "--rate", "0");
+      assertThat(verified.exit()).as(verified.err()).isZero();
+      assertThat(verified.out()).contains("outcome=OK", "nextLsn=5");
+      assertThat(cli(onCopy, "dump", "orders", "0").out()).isEqualTo(cli(streamSettings(), "dump", "orders", "0").out());
+    }
+
     @Test
     void aConfigurationTheStarterRefusesFailsWithItsMessage() {
       Run run = cli(List.of("--set", "objlog.store.type=s3"), "streams");
