@@ -25,6 +25,7 @@ import dev.objlog.store.RequestRateLimiter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * On-demand verification of one partition: the head, every catalog page (FORMAT.md §2.12, read
@@ -144,7 +145,7 @@ public final class PartitionVerifier {
         new Progress(partition, pagesChecked, segmentsChecked, segmentsTotal, store.requests(), problemCount));
   }
 
-  private PartitionVerification result(Head head, TreeReport tree) {
+  private PartitionVerification result(@Nullable Head head, @Nullable TreeReport tree) {
     Outcome outcome = problemCount > 0 ? Outcome.CORRUPT : head == null ? Outcome.NO_PARTITION : Outcome.OK;
     return new PartitionVerification(
         partition, outcome,
