@@ -2,6 +2,7 @@ package dev.objlog;
 
 import dev.objlog.format.key.StreamIds;
 import dev.objlog.internal.LogRuntime;
+import dev.objlog.internal.read.PartitionVerifier;
 import dev.objlog.internal.catalog.CommitStatuses;
 import dev.objlog.internal.catalog.HeadSnapshot;
 import dev.objlog.internal.catalog.InitializeResult;
@@ -332,6 +333,29 @@ public final class Objlog implements AutoCloseable {
    */
   public RetentionGate snapshotGate() {
     return partition -> latestSnapshot(partition).map(SnapshotMarker::replayFromLsn).orElse(0L);
+  }
+
+  // ---------------------------------------------------------------- verification
+
+  /**
+   * Verifies one partition's whole tree as it is in the bucket: the head, every catalog page
+   * (FORMAT.md §2.12: structure, hashes, references, LSN order without gaps, epochs, counts) and
+   * every segment the catalog references (it exists with the catalog's size; with {@link
+   * VerifyOptions#segmentHashes()} read in full and checked against its entry and hashes). Reads
+   * only, never through the log's caches, at most {@link VerifyOptions#maxRequestsPerSecond()}
+   * requests per second; safe while writers and readers run (it checks the head it read first).
+   *
+   * <p>Cost: one GET for the head, one per sealed page, and per segment one HEAD (or, with hashes,
+   * about three ranged GETs plus one per 8 MiB).
+   *
+   * @return what was checked and every problem found ({@link PartitionVerification#ok()})
+   * @throws dev.objlog.store.StoreException if the store failed; the verification is incomplete
+   *     and can be run again
+   */
+  public PartitionVerification verifyPartition(int partition, VerifyOptions options) {
+    Objects.requireNonNull(options, "options");
+    ensureOpen();
+    return PartitionVerifier.verify(runtime, partition, options);
   }
 
   /** For the engine's own packages; not part of the public API. */

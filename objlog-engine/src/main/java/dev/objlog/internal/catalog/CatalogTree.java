@@ -293,13 +293,18 @@ final class CatalogTree {
    *     page is reported the same way
    */
   TreeReport verifyTree(Head head) {
+    return verifyTree(head, TreeVisitor.NONE);
+  }
+
+  /** {@link #verifyTree(Head)}, telling {@code visitor} of each page and segment as it is checked. */
+  TreeReport verifyTree(Head head, TreeVisitor visitor) {
     try {
       CatalogCodec.validateHead(head);
       CatalogCodec.checkIdentity(head, identity);
     } catch (CorruptObjectException e) {
       throw new CorruptObjectException("tree verification: head: " + e.getMessage(), e);
     }
-    Verifier verifier = new Verifier(head);
+    Verifier verifier = new Verifier(head, visitor);
     for (Root root : head.roots()) {
       if (root instanceof Root.LeafRoot leafRoot) {
         verifier.leaf(leafRoot.entry(), "head active entry");
@@ -313,6 +318,7 @@ final class CatalogTree {
 
   private final class Verifier {
     private final Head head;
+    private final TreeVisitor visitor;
     private @Nullable LeafEntry previous;
     private long segments;
     private long leafPages;
@@ -320,8 +326,9 @@ final class CatalogTree {
     private long bytes;
     private int levels;
 
-    Verifier(Head head) {
+    Verifier(Head head, TreeVisitor visitor) {
       this.head = head;
+      this.visitor = visitor;
     }
 
     void page(IndexEntry reference, long parentEpoch, String from) {
@@ -353,6 +360,7 @@ final class CatalogTree {
             + Long.toUnsignedString(head.generation()));
       }
       long epoch = decoded.page().header().writerEpoch();
+      visitor.page(key);
       if (decoded.page() instanceof LeafPage leaf) {
         leafPages++;
         for (LeafEntry entry : leaf.entries()) {
@@ -388,6 +396,7 @@ final class CatalogTree {
       }
       previous = entry;
       segments++;
+      visitor.segment(entry);
     }
 
     TreeReport finish() {

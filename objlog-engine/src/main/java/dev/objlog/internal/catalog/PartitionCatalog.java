@@ -385,6 +385,11 @@ public final class PartitionCatalog {
     return tree.verifyTree(head);
   }
 
+  /** {@link #verifyTree(Head)}, telling {@code visitor} of each page and segment once it passed. */
+  public TreeReport verifyTree(Head head, TreeVisitor visitor) {
+    return tree.verifyTree(head, visitor);
+  }
+
   /**
    * The page {@code reference} points to, through the page cache, checked against the reference.
    *

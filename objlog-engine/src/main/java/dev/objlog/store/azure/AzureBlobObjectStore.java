@@ -22,6 +22,7 @@ import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.models.AccessTier;
 import com.azure.storage.blob.models.BlockBlobItem;
 import com.azure.storage.blob.models.DeleteSnapshotsOptionType;
 import com.azure.storage.blob.models.DownloadRetryOptions;
@@ -36,6 +37,7 @@ import com.azure.storage.common.policy.RetryPolicyType;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.objlog.store.CasResult;
+import dev.objlog.store.CloudStoreBuilder;
 import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
 import dev.objlog.store.ListPage;
@@ -46,14 +48,10 @@ import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.PermanentStoreException;
 import dev.objlog.store.PreconditionFailedException;
 import dev.objlog.store.Retrier;
-import dev.objlog.store.RetryPolicy;
-import dev.objlog.store.Sleeper;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.StoredObject;
-import dev.objlog.store.Ticker;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -69,13 +67,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -115,6 +111,8 @@ public final class AzureBlobObjectStore implements ObjectStore {
   private final Duration timeout;
   private final int blockSize;
   private final RequestRateLimiter limiter;
+  private final @Nullable String encryptionScope;
+  private final @Nullable AccessTier segmentTier;
   private final int deleteConcurrency;
   private final ExecutorService deleteExecutor;
   private final boolean ownsDeleteExecutor;
@@ -124,10 +122,12 @@ public final class AzureBlobObjectStore implements ObjectStore {
     this.container = container;
     this.containerName = container.getBlobContainerName();
     this.description = "Azure Blob container " + containerName + " at " + withoutQuery(container.getBlobContainerUrl());
-    this.retrier = new Retrier(b.retryPolicy, b.sleeper, b.random);
-    this.timeout = b.retryPolicy.requestTimeout();
+    this.retrier = b.newRetrier();
+    this.timeout = b.configuredRetryPolicy().requestTimeout();
     this.blockSize = b.blockSize;
-    this.limiter = RequestRateLimiter.of(b.requestsPerSecond, b.ticker, b.sleeper);
+    this.limiter = b.newRateLimiter();
+    this.encryptionScope = b.encryptionScope;
+    this.segmentTier = b.segmentTier();
     this.deleteConcurrency = b.deleteConcurrency;
     if (b.deleteExecutor != null) {
       this.deleteExecutor = b.deleteExecutor;
@@ -330,6 +330,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
                   BlockBlobSimpleUploadOptions options =
                       new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(bytes))
                           .setHeaders(headers(key))
+                          .setTier(tier(key))
                           .setRequestConditions(condition);
                   BlockBlobItem item = blockBlob(key).uploadWithResponse(options, timeout, Context.NONE).getValue();
                   return token(item.getETag());
@@ -380,6 +381,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
                         BlockBlobCommitBlockListOptions options =
                             new BlockBlobCommitBlockListOptions(blockIds)
                                 .setHeaders(headers(key))
+                                .setTier(tier(key))
                                 .setRequestConditions(ifNoneMatchAny());
                         return token(blockBlob(key).commitBlockListWithResponse(options, timeout, Context.NONE).getValue().getETag());
                       }));
@@ -569,8 +571,15 @@ public final class AzureBlobObjectStore implements ObjectStore {
     return container.getBlobClient(key);
   }
 
+  /** The client of every write to {@code key}: under the encryption scope, when one is set. */
   private BlockBlobClient blockBlob(String key) {
-    return container.getBlobClient(key).getBlockBlobClient();
+    BlobClient blob = container.getBlobClient(key);
+    return (encryptionScope == null ? blob : blob.getEncryptionScopeClient(encryptionScope)).getBlockBlobClient();
+  }
+
+  /** The access tier of a new blob at {@code key}, or null for the account's default. */
+  private @Nullable AccessTier tier(String key) {
+    return CloudStoreBuilder.isSegmentKey(key) ? segmentTier : null;
   }
 
   private static BlobHttpHeaders headers(String key) {
@@ -646,7 +655,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
    *
    * <p>Thread-safety: not thread-safe; configure on one thread, then {@link #build()}.
    */
-  public static final class Builder {
+  public static final class Builder extends CloudStoreBuilder<Builder> {
     private @Nullable String containerName;
     private @Nullable BlobContainerClient containerClient;
     private @Nullable BlobServiceClient serviceClient;
@@ -655,11 +664,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
     private @Nullable String accountName;
     private @Nullable String accountKey;
     private int blockSize = 8 * 1024 * 1024;
-    private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-    private Sleeper sleeper = Sleeper.SYSTEM;
-    private Ticker ticker = Ticker.SYSTEM;
-    private RandomGenerator random = ThreadLocalRandom.current();
-    private double requestsPerSecond;
+    private @Nullable String encryptionScope;
     private int deleteConcurrency = 16;
     private @Nullable ExecutorService deleteExecutor;
 
@@ -718,47 +723,14 @@ public final class AzureBlobObjectStore implements ObjectStore {
       return this;
     }
 
-    /** Retries, backoff and the per-request timeout. Default {@link RetryPolicy#DEFAULT}. */
-    public Builder retryPolicy(RetryPolicy retryPolicy) {
-      this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
-      return this;
-    }
-
-    /** How backoff and rate-limit waits sleep. Default real time. */
-    public Builder sleeper(Sleeper sleeper) {
-      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-      return this;
-    }
-
-    /** Elapsed time, which the request rate limit spaces requests on; default {@link Ticker#SYSTEM}. */
-    public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      return this;
-    }
-
     /**
-     * Spaces rate-limited requests on {@code clock}.
-     *
-     * @deprecated a wall clock stepped back stalls requests until it catches up; use {@link
-     *     #ticker(Ticker)}
+     * Every blob is written under this encryption scope (sent as {@code x-ms-encryption-scope} on
+     * Put Blob, Put Block and Put Block List). The scope must exist in the storage account; a
+     * container whose default scope is enforced accepts only that one. Default: the container's
+     * default scope.
      */
-    @Deprecated
-    public Builder clock(Clock clock) {
-      return ticker(RequestRateLimiter.ticker(clock));
-    }
-
-    /** The source of backoff jitter. */
-    public Builder random(RandomGenerator random) {
-      this.random = Objects.requireNonNull(random, "random");
-      return this;
-    }
-
-    /** Space requests (every try counts) to at most this many per second; 0 (default) = no limit. */
-    public Builder maxRequestsPerSecond(double requestsPerSecond) {
-      if (!(requestsPerSecond >= 0) || Double.isInfinite(requestsPerSecond)) {
-        throw new IllegalArgumentException("requestsPerSecond must be >= 0 and finite, was " + requestsPerSecond);
-      }
-      this.requestsPerSecond = requestsPerSecond;
+    public Builder encryptionScope(String encryptionScope) {
+      this.encryptionScope = requireText(encryptionScope, "encryptionScope").strip();
       return this;
     }
 
@@ -809,8 +781,30 @@ public final class AzureBlobObjectStore implements ObjectStore {
       return new AzureBlobObjectStore(this, resolved);
     }
 
+    @Override
+    protected void checkSegmentStorageClass(String name) {
+      if (tierNamed(name) == null) {
+        throw unknownStorageClass("Azure", name, "the access tiers Hot, Cool, Cold");
+      }
+    }
+
+    private @Nullable AccessTier segmentTier() {
+      String name = configuredSegmentStorageClass();
+      return name == null ? null : tierNamed(name);
+    }
+
+    /** Hot, Cool or Cold, in any case; null for any other name (Archive needs a rehydration before a read). */
+    private static @Nullable AccessTier tierNamed(String name) {
+      for (AccessTier tier : List.of(AccessTier.HOT, AccessTier.COOL, AccessTier.COLD)) {
+        if (tier.toString().equalsIgnoreCase(name)) {
+          return tier;
+        }
+      }
+      return null;
+    }
+
     private BlobServiceClient buildServiceClient() {
-      Duration perTry = retryPolicy.requestTimeout();
+      Duration perTry = configuredRetryPolicy().requestTimeout();
       HttpClient http =
           HttpClient.createDefault(
               new HttpClientOptions()

@@ -15,8 +15,11 @@ import com.google.cloud.storage.Storage.BlobGetOption;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.Storage.BlobSourceOption;
 import com.google.cloud.storage.Storage.BlobTargetOption;
+import com.google.cloud.storage.Storage.BlobWriteOption;
+import com.google.cloud.storage.StorageClass;
 import com.google.cloud.storage.StorageOptions;
 import dev.objlog.store.CasResult;
+import dev.objlog.store.CloudStoreBuilder;
 import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
 import dev.objlog.store.ListPage;
@@ -27,16 +30,13 @@ import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.PreconditionFailedException;
 import dev.objlog.store.Retrier;
 import dev.objlog.store.RetryPolicy;
-import dev.objlog.store.Sleeper;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.StoredObject;
-import dev.objlog.store.Ticker;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -48,7 +48,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -65,7 +64,7 @@ import org.jspecify.annotations.Nullable;
  * its last chunk is finalized.
  *
  * <p>Retries: this adapter retries under its {@link RetryPolicy} (through {@link Retrier}, sleeping
- * through the injected {@link Sleeper}). When it builds its own client it switches the client's
+ * through the injected {@link dev.objlog.store.Sleeper}). When it builds its own client it switches the client's
  * retries off, so the two do not multiply, and bounds every request by {@link
  * RetryPolicy#requestTimeout()} (connect and read timeouts). The one exception is the chunk
  * requests of a resumable upload: only the client can resume a session after a lost chunk, so the
@@ -95,6 +94,8 @@ public final class GcsObjectStore implements ObjectStore {
   private final Retrier retrier;
   private final RequestRateLimiter limiter;
   private final int uploadChunkSize;
+  private final @Nullable String kmsKeyName;
+  private final @Nullable StorageClass segmentClass;
   private final String description;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -103,8 +104,10 @@ public final class GcsObjectStore implements ObjectStore {
     this.uploadStorage = uploadStorage;
     this.ownsClients = ownsClients;
     this.bucket = Objects.requireNonNull(b.bucket);
-    this.retrier = new Retrier(b.retryPolicy, b.sleeper, ThreadLocalRandom.current());
-    this.limiter = RequestRateLimiter.of(b.maxRequestsPerSecond, b.ticker, b.sleeper);
+    this.retrier = b.newRetrier();
+    this.limiter = b.newRateLimiter();
+    this.kmsKeyName = b.kmsKeyName;
+    this.segmentClass = b.segmentClass();
     this.uploadChunkSize = b.uploadChunkSize;
     String host = storage.getOptions().getHost();
     this.description =
@@ -277,8 +280,7 @@ public final class GcsObjectStore implements ObjectStore {
           try {
             Blob blob =
                 call(what, true,
-                    () -> storage.create(blobInfo(key), bytes, 0, length, BlobTargetOption.doesNotExist(),
-                        BlobTargetOption.disableGzipContent()));
+                    () -> storage.create(blobInfo(key), bytes, 0, length, targetOptions(BlobTargetOption.doesNotExist())));
             return new CreateResult.Created(token(blob.getGeneration()));
           } catch (PreconditionFailedException exists) {
             return new CreateResult.AlreadyExists();
@@ -304,7 +306,7 @@ public final class GcsObjectStore implements ObjectStore {
           try {
             Blob blob =
                 call(what, true,
-                    () -> storage.create(blobInfo(key), bytes, condition, BlobTargetOption.disableGzipContent()));
+                    () -> storage.create(blobInfo(key), bytes, targetOptions(condition)));
             return new CasResult.Swapped(token(blob.getGeneration()));
           } catch (PreconditionFailedException conflict) {
             return new CasResult.Conflict(currentOrNull(key));
@@ -425,7 +427,27 @@ public final class GcsObjectStore implements ObjectStore {
   }
 
   BlobInfo blobInfo(String key) {
-    return BlobInfo.newBuilder(blobId(key)).setContentType(contentType(key)).build();
+    BlobInfo.Builder info = BlobInfo.newBuilder(blobId(key)).setContentType(contentType(key));
+    if (segmentClass != null && CloudStoreBuilder.isSegmentKey(key)) {
+      info.setStorageClass(segmentClass);
+    }
+    return info.build();
+  }
+
+  /** The options of a single-request write: its condition, no gzip, and the KMS key if any. */
+  private BlobTargetOption[] targetOptions(BlobTargetOption condition) {
+    return kmsKeyName == null
+        ? new BlobTargetOption[] {condition, BlobTargetOption.disableGzipContent()}
+        : new BlobTargetOption[] {condition, BlobTargetOption.disableGzipContent(), BlobTargetOption.kmsKeyName(kmsKeyName)};
+  }
+
+  /** The options of a resumable upload: create-only, no gzip, and the KMS key if any. */
+  BlobWriteOption[] writeOptions() {
+    return kmsKeyName == null
+        ? new BlobWriteOption[] {BlobWriteOption.doesNotExist(), BlobWriteOption.disableGzipContent()}
+        : new BlobWriteOption[] {
+          BlobWriteOption.doesNotExist(), BlobWriteOption.disableGzipContent(), BlobWriteOption.kmsKeyName(kmsKeyName)
+        };
   }
 
   /** The bucket, for the uploads' error messages. */
@@ -512,17 +534,19 @@ public final class GcsObjectStore implements ObjectStore {
    *
    * <p>Thread-safety: not thread-safe; configure on one thread, then {@link #build()}.
    */
-  public static final class Builder {
+  public static final class Builder extends CloudStoreBuilder<Builder> {
+    /** The classes new objects can be written with (the legacy ones are not). All are readable without a restore. */
+    private static final List<String> WRITABLE_CLASSES = List.of("STANDARD", "NEARLINE", "COLDLINE", "ARCHIVE");
+    private static final java.util.regex.Pattern KMS_KEY_NAME =
+        java.util.regex.Pattern.compile("projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+");
+
     private @Nullable String bucket;
     private @Nullable Storage storage;
     private @Nullable String projectId;
     private @Nullable String host;
     private @Nullable Credentials credentials;
-    private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-    private Sleeper sleeper = Sleeper.SYSTEM;
-    private Ticker ticker = Ticker.SYSTEM;
+    private @Nullable String kmsKeyName;
     private int uploadChunkSize = DEFAULT_UPLOAD_CHUNK_SIZE;
-    private double maxRequestsPerSecond;
 
     private Builder() {}
 
@@ -562,33 +586,21 @@ public final class GcsObjectStore implements ObjectStore {
       return this;
     }
 
-    /** Tries, backoff and the per-request timeout; default {@link RetryPolicy#DEFAULT}. */
-    public Builder retryPolicy(RetryPolicy retryPolicy) {
-      this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
-      return this;
-    }
-
-    /** How the store waits between retries and for the rate limit; default real time. */
-    public Builder sleeper(Sleeper sleeper) {
-      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-      return this;
-    }
-
-    /** Elapsed time, which the request rate limit spaces requests on; default {@link Ticker#SYSTEM}. */
-    public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      return this;
-    }
-
     /**
-     * Spaces rate-limited requests on {@code clock}.
-     *
-     * @deprecated a wall clock stepped back stalls requests until it catches up; use {@link
-     *     #ticker(Ticker)}
+     * Customer-managed encryption: every object is written under this Cloud KMS key, {@code
+     * projects/<p>/locations/<l>/keyRings/<r>/cryptoKeys/<k>} (sent as {@code kmsKeyName} on every
+     * upload, resumable ones included). Default: the bucket's default key. The bucket's service
+     * agent needs {@code roles/cloudkms.cryptoKeyEncrypterDecrypter} on the key (docs/stores/gcs.md).
      */
-    @Deprecated
-    public Builder clock(Clock clock) {
-      return ticker(RequestRateLimiter.ticker(clock));
+    public Builder kmsKeyName(String kmsKeyName) {
+      Objects.requireNonNull(kmsKeyName, "kmsKeyName");
+      if (!KMS_KEY_NAME.matcher(kmsKeyName.strip()).matches()) {
+        throw new IllegalArgumentException(
+            "'" + kmsKeyName + "' is not a Cloud KMS key name; expected"
+                + " projects/<project>/locations/<location>/keyRings/<ring>/cryptoKeys/<key>");
+      }
+      this.kmsKeyName = kmsKeyName.strip();
+      return this;
     }
 
     /**
@@ -605,15 +617,6 @@ public final class GcsObjectStore implements ObjectStore {
       return this;
     }
 
-    /** Spaces requests to at most this many per second; 0 (the default) for no limit. */
-    public Builder maxRequestsPerSecond(double perSecond) {
-      if (!(perSecond >= 0) || Double.isInfinite(perSecond)) {
-        throw new IllegalArgumentException("maxRequestsPerSecond must be finite and >= 0, was " + perSecond);
-      }
-      this.maxRequestsPerSecond = perSecond;
-      return this;
-    }
-
     public GcsObjectStore build() {
       if (bucket == null || bucket.isEmpty()) {
         throw new IllegalStateException("GcsObjectStore needs a bucket: call bucket(name)");
@@ -627,11 +630,25 @@ public final class GcsObjectStore implements ObjectStore {
       }
       HttpStorageOptions options = clientOptions();
       Storage main = options.getService();
-      Storage uploads = options.toBuilder().setRetrySettings(uploadRetries(retryPolicy)).build().getService();
+      Storage uploads =
+          options.toBuilder().setRetrySettings(uploadRetries(configuredRetryPolicy())).build().getService();
       return new GcsObjectStore(this, main, uploads, true);
     }
 
+    @Override
+    protected void checkSegmentStorageClass(String name) {
+      if (!WRITABLE_CLASSES.contains(name.toUpperCase(java.util.Locale.ROOT))) {
+        throw unknownStorageClass("GCS", name, String.join(", ", WRITABLE_CLASSES));
+      }
+    }
+
+    private @Nullable StorageClass segmentClass() {
+      String name = configuredSegmentStorageClass();
+      return name == null ? null : StorageClass.valueOfStrict(name.toUpperCase(java.util.Locale.ROOT));
+    }
+
     private HttpStorageOptions clientOptions() {
+      RetryPolicy retryPolicy = configuredRetryPolicy();
       int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, retryPolicy.requestTimeout().toMillis());
       HttpStorageOptions.Builder options =
           StorageOptions.http()

@@ -4,7 +4,6 @@ import dev.objlog.store.RequestRateLimiter;
 import com.google.api.core.ApiFuture;
 import com.google.cloud.WriteChannel;
 import com.google.cloud.storage.BlobInfo;
-import com.google.cloud.storage.Storage.BlobWriteOption;
 import dev.objlog.store.CreateResult;
 import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ObjectMetadata;
@@ -112,7 +111,7 @@ final class GcsUpload implements ObjectUpload {
       // Storage.writer, not blobWriteSession: in 2.63.0 only the writer's chunk requests are
       // retried and resumed (query the persisted size, resend the rest) by the client.
       WriteChannel writer =
-          store.uploadStorage().writer(info, BlobWriteOption.doesNotExist(), BlobWriteOption.disableGzipContent());
+          store.uploadStorage().writer(info, store.writeOptions());
       writer.setChunkSize(chunkSize);
       channel = writer;
     } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package dev.objlog.store.s3;
 
 import dev.objlog.store.RequestRateLimiter;
 import dev.objlog.store.CasResult;
+import dev.objlog.store.CloudStoreBuilder;
 import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
 import dev.objlog.store.ListPage;
@@ -13,15 +14,12 @@ import dev.objlog.store.PermanentStoreException;
 import dev.objlog.store.PreconditionFailedException;
 import dev.objlog.store.Retrier;
 import dev.objlog.store.RetryPolicy;
-import dev.objlog.store.Sleeper;
 import dev.objlog.store.StoreException;
 import dev.objlog.store.StoredObject;
-import dev.objlog.store.Ticker;
 import dev.objlog.store.TransientStoreException;
 import dev.objlog.store.VersionToken;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,7 +27,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -44,6 +41,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -55,6 +53,8 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * An {@link ObjectStore} on Amazon S3 or an S3-compatible server (MinIO and others), through the
@@ -95,6 +95,9 @@ public final class S3ObjectStore implements ObjectStore {
   private final Retrier retrier;
   private final RequestRateLimiter rateLimiter;
   private final AwsRequestOverrideConfiguration perRequest;
+  private final @Nullable ServerSideEncryption sse;
+  private final @Nullable String kmsKeyId;
+  private final @Nullable StorageClass segmentClass;
   private final String description;
 
   private S3ObjectStore(Builder b, S3Client client, boolean ownsClient) {
@@ -103,14 +106,17 @@ public final class S3ObjectStore implements ObjectStore {
     this.bucket = Objects.requireNonNull(b.bucket);
     this.partSize = b.partSize;
     this.deleteBatchSize = b.deleteBatchSize;
-    this.retrier = new Retrier(b.retryPolicy, b.sleeper, ThreadLocalRandom.current());
-    this.rateLimiter = RequestRateLimiter.of(b.maxRequestsPerSecond, b.ticker, b.sleeper);
+    this.retrier = b.newRetrier();
+    this.rateLimiter = b.newRateLimiter();
+    this.sse = b.sse;
+    this.kmsKeyId = b.kmsKeyId;
+    this.segmentClass = b.segmentClass();
     // Set on every request, so that the per-try bound also holds on a caller's client whose own
     // timeouts we cannot see; on such a client the SDK's retries happen inside this bound.
     this.perRequest =
         AwsRequestOverrideConfiguration.builder()
-            .apiCallAttemptTimeout(b.retryPolicy.requestTimeout())
-            .apiCallTimeout(b.retryPolicy.requestTimeout())
+            .apiCallAttemptTimeout(b.configuredRetryPolicy().requestTimeout())
+            .apiCallTimeout(b.configuredRetryPolicy().requestTimeout())
             .build();
     this.description = describe(client, bucket, ownsClient);
   }
@@ -292,6 +298,12 @@ public final class S3ObjectStore implements ObjectStore {
             .contentType(contentType(key))
             .contentLength((long) bytes.length)
             .overrideConfiguration(perRequest);
+    if (sse != null) {
+      request.serverSideEncryption(sse).ssekmsKeyId(kmsKeyId);
+    }
+    if (segmentClass != null && CloudStoreBuilder.isSegmentKey(key)) {
+      request.storageClass(segmentClass);
+    }
     if (expected.isAbsent()) {
       request.ifNoneMatch("*");
     } else {
@@ -466,6 +478,16 @@ public final class S3ObjectStore implements ObjectStore {
     return perRequest;
   }
 
+  /** The encryption and storage class every object write of {@code key} carries, on a multipart start. */
+  void writeSettings(String key, CreateMultipartUploadRequest.Builder request) {
+    if (sse != null) {
+      request.serverSideEncryption(sse).ssekmsKeyId(kmsKeyId);
+    }
+    if (segmentClass != null && CloudStoreBuilder.isSegmentKey(key)) {
+      request.storageClass(segmentClass);
+    }
+  }
+
   void acquirePermit() {
     rateLimiter.acquire();
   }
@@ -546,7 +568,7 @@ public final class S3ObjectStore implements ObjectStore {
    *
    * <p>Thread-safety: not thread-safe; configure on one thread, then call {@link #build()}.
    */
-  public static final class Builder {
+  public static final class Builder extends CloudStoreBuilder<Builder> {
     private @Nullable String bucket;
     private @Nullable S3Client client;
     private @Nullable Region region;
@@ -554,10 +576,8 @@ public final class S3ObjectStore implements ObjectStore {
     private boolean pathStyle;
     private @Nullable AwsCredentialsProvider credentials;
     private int partSize = DEFAULT_PART_SIZE;
-    private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-    private Sleeper sleeper = Sleeper.SYSTEM;
-    private Ticker ticker = Ticker.SYSTEM;
-    private double maxRequestsPerSecond;
+    private @Nullable ServerSideEncryption sse;
+    private @Nullable String kmsKeyId;
     private int deleteBatchSize = MAX_DELETE_BATCH;
 
     private Builder() {}
@@ -612,39 +632,25 @@ public final class S3ObjectStore implements ObjectStore {
       return this;
     }
 
-    public Builder retryPolicy(RetryPolicy retryPolicy) {
-      this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
-      return this;
-    }
-
-    public Builder sleeper(Sleeper sleeper) {
-      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-      return this;
-    }
-
-    /** Elapsed time, which the request rate limit spaces requests on; default {@link Ticker#SYSTEM}. */
-    public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
+    /** SSE-S3: S3 encrypts every object with keys it manages ({@code x-amz-server-side-encryption: AES256}). */
+    public Builder sseS3() {
+      this.sse = ServerSideEncryption.AES256;
+      this.kmsKeyId = null;
       return this;
     }
 
     /**
-     * Spaces rate-limited requests on {@code clock}.
-     *
-     * @deprecated a wall clock stepped back stalls requests until it catches up; use {@link
-     *     #ticker(Ticker)}
+     * SSE-KMS: S3 encrypts every object under this KMS key ({@code aws:kms} with {@code
+     * x-amz-server-side-encryption-aws-kms-key-id}), given as key id, key ARN or alias ARN; null
+     * for the account's AWS-managed {@code aws/s3} key. Writers need {@code kms:GenerateDataKey}
+     * and readers {@code kms:Decrypt} on the key (docs/stores/s3.md).
      */
-    @Deprecated
-    public Builder clock(Clock clock) {
-      return ticker(RequestRateLimiter.ticker(clock));
-    }
-
-    /** At most this many requests start per second (0, the default, means unlimited). */
-    public Builder maxRequestsPerSecond(double perSecond) {
-      if (perSecond < 0 || Double.isNaN(perSecond) || Double.isInfinite(perSecond)) {
-        throw new IllegalArgumentException("requests per second must be >= 0 and finite, was " + perSecond);
+    public Builder sseKms(@Nullable String keyId) {
+      if (keyId != null && keyId.isBlank()) {
+        throw new IllegalArgumentException("a KMS key id must not be blank; pass null for the AWS-managed key");
       }
-      this.maxRequestsPerSecond = perSecond;
+      this.sse = ServerSideEncryption.AWS_KMS;
+      this.kmsKeyId = keyId == null ? null : keyId.strip();
       return this;
     }
 
@@ -669,6 +675,7 @@ public final class S3ObjectStore implements ObjectStore {
       if (client != null) {
         return new S3ObjectStore(this, client, false);
       }
+      RetryPolicy retryPolicy = configuredRetryPolicy();
       S3ClientBuilder sdk =
           S3Client.builder()
               .forcePathStyle(pathStyle)
@@ -699,5 +706,29 @@ public final class S3ObjectStore implements ObjectStore {
       }
       return new S3ObjectStore(this, built, true);
     }
+
+    @Override
+    protected void checkSegmentStorageClass(String name) {
+      StorageClass parsed = storageClass(name);
+      if (parsed == StorageClass.UNKNOWN_TO_SDK_VERSION || NEEDS_RESTORE.contains(parsed)) {
+        throw unknownStorageClass("S3", name, READABLE_CLASSES);
+      }
+    }
+
+    private @Nullable StorageClass segmentClass() {
+      String name = configuredSegmentStorageClass();
+      return name == null ? null : storageClass(name);
+    }
+
+    private static StorageClass storageClass(String name) {
+      return StorageClass.fromValue(name.toUpperCase(java.util.Locale.ROOT));
+    }
   }
+
+  /** Classes whose objects a GET cannot read until they are restored. */
+  private static final java.util.Set<StorageClass> NEEDS_RESTORE =
+      java.util.EnumSet.of(StorageClass.GLACIER, StorageClass.DEEP_ARCHIVE);
+
+  private static final String READABLE_CLASSES =
+      "STANDARD, STANDARD_IA, ONEZONE_IA, INTELLIGENT_TIERING, GLACIER_IR, REDUCED_REDUNDANCY, EXPRESS_ONEZONE";
 }

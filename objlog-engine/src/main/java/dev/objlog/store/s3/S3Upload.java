@@ -221,10 +221,13 @@ final class S3Upload implements ObjectUpload {
                     return store
                         .client()
                         .createMultipartUpload(
-                            b -> b.bucket(store.bucket())
-                                .key(key)
-                                .contentType(S3ObjectStore.contentType(key))
-                                .overrideConfiguration(store.perRequest()))
+                            b -> {
+                              b.bucket(store.bucket())
+                                  .key(key)
+                                  .contentType(S3ObjectStore.contentType(key))
+                                  .overrideConfiguration(store.perRequest());
+                              store.writeSettings(key, b);
+                            })
                         .uploadId();
                   } catch (SdkException e) {
                     throw S3Errors.classify(e, "start upload", store.bucket(), key, true, false);

@@ -63,6 +63,14 @@ final class FakeGcsServer implements AutoCloseable {
   private final AtomicLong generations = new AtomicLong(1_700_000_000_000_000L);
   private final AtomicLong mediaBytesServed = new AtomicLong();
   private final AtomicInteger faultsLeft = new AtomicInteger();
+  private final List<ObjectWrite> objectWrites = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /**
+   * A request that creates an object (a multipart upload, or the start of a resumable one, which
+   * is where GCS takes the object's metadata and encryption key): its upload type, query
+   * parameters and metadata, as received.
+   */
+  record ObjectWrite(String uploadType, String name, Map<String, String> query, JsonNode metadata) {}
   private volatile int faultStatus;
   private volatile @Nullable String faultMethod;
   private final HttpServer server;
@@ -133,6 +141,11 @@ final class FakeGcsServer implements AutoCloseable {
     synchronized (lock) {
       return (int) sessions.values().stream().filter(s -> s.finalized == null).count();
     }
+  }
+
+  /** Every object-creating request so far, in arrival order. */
+  List<ObjectWrite> objectWrites() {
+    return List.copyOf(objectWrites);
   }
 
   /** Body bytes sent by media downloads so far. */
@@ -472,6 +485,7 @@ final class FakeGcsServer implements AutoCloseable {
       throw new Answer(400, "required", "object name missing");
     }
     verifyHashes(metadata, media);
+    objectWrites.add(new ObjectWrite("multipart", name, Map.copyOf(query), metadata));
     String type = metadata.path("contentType").asString("application/octet-stream");
     sendJson(ex, 200, objectJson(write(bucket, name, media, type, conditions(query))));
   }
@@ -505,6 +519,7 @@ final class FakeGcsServer implements AutoCloseable {
     if (name.isEmpty()) {
       throw new Answer(400, "required", "object name missing");
     }
+    objectWrites.add(new ObjectWrite("resumable", name, Map.copyOf(query), metadata));
     String type = metadata.path("contentType").asString("application/octet-stream");
     Map<String, String> conditions = conditions(query);
     String id = UUID.randomUUID().toString();

@@ -2,11 +2,13 @@ package dev.objlog.spring.actuate;
 
 import dev.objlog.Objlog;
 import dev.objlog.PartitionHead;
+import dev.objlog.PartitionVerification;
 import dev.objlog.RetentionRegressionException;
 import dev.objlog.RetentionRequest;
 import dev.objlog.RetentionResult;
 import dev.objlog.SegmentPage;
 import dev.objlog.SegmentRef;
+import dev.objlog.VerifyOptions;
 import dev.objlog.WriterState;
 import dev.objlog.format.key.KeyPrefixes;
 import dev.objlog.format.key.PartitionKeys;
@@ -78,6 +80,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  *   <li>{@code POST /actuator/objlog/{streamName}/{partition}/reclaim} (or {@code .../scrub}): runs
  *       one reclaim (scrub) pass now, with {@code objlog.lifecycle.*}'s delete delay and budgets,
  *       and returns its result.
+ *   <li>{@code POST /actuator/objlog/{streamName}/{partition}/verify} (optionally with {@code
+ *       {"segmentHashes": true}}): verifies the partition's head, catalog pages and segments
+ *       ({@link Objlog#verifyPartition}, read-only, at {@link VerifyOptions#DEFAULT_REQUESTS_PER_SECOND}
+ *       requests per second) and returns the typed result; it takes as long as the tree is big.
  * </ul>
  *
  * <p>Thread-safety: safe for concurrent use.
@@ -92,6 +98,9 @@ public class ObjlogEndpoint {
 
   /** The write operation's action that runs one scrub pass. */
   public static final String SCRUB = "scrub";
+
+  /** The write operation's action that verifies the partition's tree ({@link Objlog#verifyPartition}). */
+  public static final String VERIFY = "verify";
 
   /** Most segments one page of {@code .../{partition}/segments} lists. */
   public static final int MAX_SEGMENT_PAGE = 1024;
@@ -143,13 +152,31 @@ public class ObjlogEndpoint {
    *     missing or negative {@code beforeLsn}, a request below the pending one, or a reclaim lease
    *     held elsewhere
    */
+  public Map<String, Object> maintain(String streamName, int partition, String action, @Nullable Long beforeLsn) {
+    return maintain(streamName, partition, action, beforeLsn, null);
+  }
+
+  /**
+   * {@link #maintain(String, int, String, Long)}, or verifies the partition ({@value #VERIFY},
+   * reading every segment in full when {@code segmentHashes} is true).
+   */
   @WriteOperation
   public Map<String, Object> maintain(@Selector String streamName, @Selector int partition,
-      @Selector String action, @Nullable Long beforeLsn) {
+      @Selector String action, @Nullable Long beforeLsn, @Nullable Boolean segmentHashes) {
     ObjlogStream stream = streams.find(streamName).orElse(null);
     if (stream == null || partition < 0 || partition >= stream.partitions()) {
       throw new InvalidEndpointRequestException("no partition " + partition + " of a stream named '" + streamName
           + "'", "unknown stream or partition");
+    }
+    if (action.equals(VERIFY)) {
+      PartitionVerification v = streams.log(stream.name()).verifyPartition(partition,
+          VerifyOptions.defaults().withSegmentHashes(Boolean.TRUE.equals(segmentHashes)));
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("stream", stream.name());
+      body.put("partition", partition);
+      body.put("action", action);
+      body.put("result", verification(v));
+      return body;
     }
     ObjlogMaintenance ops = maintenance;
     if (ops == null) {
@@ -193,12 +220,32 @@ public class ObjlogEndpoint {
           body.put("result", reclaimResult(r));
         }
         default -> throw new InvalidEndpointRequestException("unknown action '" + action + "'; use " + RETENTION
-            + ", " + RECLAIM + " or " + SCRUB, "unknown action");
+            + ", " + RECLAIM + ", " + SCRUB + " or " + VERIFY, "unknown action");
       }
     } catch (RetentionRegressionException | LeaseHeldException e) {
       throw new InvalidEndpointRequestException(e.getMessage(), e.getClass().getSimpleName());
     }
     return body;
+  }
+
+  /** A verification result as the endpoint shows it. */
+  public static Map<String, Object> verification(PartitionVerification v) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("outcome", v.outcome().name());
+    m.put("headGeneration", u64(v.headGeneration()));
+    m.put("oldestLsn", u64(v.oldestLsn()));
+    m.put("nextLsn", u64(v.nextLsn()));
+    m.put("leafPages", v.leafPages());
+    m.put("indexPages", v.indexPages());
+    m.put("segments", v.segments());
+    m.put("segmentsChecked", v.segmentsChecked());
+    m.put("segmentHashesChecked", v.segmentHashesChecked());
+    m.put("requests", v.requests());
+    m.put("problemCount", v.problemCount());
+    m.put("problems", v.problems().stream()
+        .map(p -> Map.of("kind", p.kind().name(), "key", p.key(), "detail", p.detail()))
+        .toList());
+    return m;
   }
 
   /** A reclaim or scrub result as the endpoint shows it. */

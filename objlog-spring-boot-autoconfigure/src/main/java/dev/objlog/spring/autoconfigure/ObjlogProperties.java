@@ -129,6 +129,16 @@ public class ObjlogProperties implements InitializingBean {
     AZURE
   }
 
+  /** Server-side encryption of the s3 store. */
+  public enum S3Encryption {
+    /** No encryption header: the bucket's default encryption applies. */
+    NONE,
+    /** SSE-S3: keys managed by S3 (AES256). */
+    SSE_S3,
+    /** SSE-KMS: a key in AWS KMS (objlog.store.s3.kms-key-id, or the AWS-managed aws/s3 key). */
+    SSE_KMS
+  }
+
   /** Where the log lives. */
   public static class Store {
 
@@ -164,6 +174,15 @@ public class ObjlogProperties implements InitializingBean {
      * verify-conditional-writes.
      */
     private boolean verifyBucket = true;
+
+    /**
+     * Storage class of segment objects (s3, gcs and azure), in the provider's own words: for
+     * example STANDARD_IA or INTELLIGENT_TIERING (s3), NEARLINE (gcs), Cool (azure access tier).
+     * Catalog and head objects keep the bucket's default. Unset: the bucket's default. Classes
+     * whose objects need a restore before a read (S3 GLACIER and DEEP_ARCHIVE, Azure Archive) are
+     * refused at startup.
+     */
+    private @Nullable String segmentStorageClass;
 
     /** Settings of the filesystem store. */
     private final Filesystem filesystem = new Filesystem();
@@ -223,6 +242,14 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setVerifyBucket(boolean verifyBucket) {
       this.verifyBucket = verifyBucket;
+    }
+
+    public @Nullable String getSegmentStorageClass() {
+      return segmentStorageClass;
+    }
+
+    public void setSegmentStorageClass(@Nullable String segmentStorageClass) {
+      this.segmentStorageClass = segmentStorageClass;
     }
 
     public Filesystem getFilesystem() {
@@ -296,6 +323,35 @@ public class ObjlogProperties implements InitializingBean {
 
     /** Part size of multipart uploads of large segments; at least 5MB, S3's minimum. */
     private DataSize partSize = DataSize.ofMegabytes(8);
+
+    /**
+     * Server-side encryption requested on every object write: none (the bucket's default
+     * encryption applies), sse-s3 (S3-managed keys, AES256) or sse-kms (a KMS key, see
+     * kms-key-id).
+     */
+    private S3Encryption serverSideEncryption = S3Encryption.NONE;
+
+    /**
+     * KMS key of sse-kms: key id, key ARN or alias ARN. Unset with sse-kms: the account's
+     * AWS-managed aws/s3 key. Only valid with server-side-encryption=sse-kms.
+     */
+    private @Nullable String kmsKeyId;
+
+    public S3Encryption getServerSideEncryption() {
+      return serverSideEncryption;
+    }
+
+    public void setServerSideEncryption(S3Encryption serverSideEncryption) {
+      this.serverSideEncryption = serverSideEncryption;
+    }
+
+    public @Nullable String getKmsKeyId() {
+      return kmsKeyId;
+    }
+
+    public void setKmsKeyId(@Nullable String kmsKeyId) {
+      this.kmsKeyId = kmsKeyId;
+    }
 
     public @Nullable URI getEndpoint() {
       return endpoint;
@@ -375,6 +431,20 @@ public class ObjlogProperties implements InitializingBean {
      */
     private DataSize uploadChunkSize = DataSize.ofMegabytes(8);
 
+    /**
+     * Cloud KMS key that encrypts every object objlog writes (customer-managed encryption), as
+     * projects/P/locations/L/keyRings/R/cryptoKeys/K. Unset: the bucket's default key.
+     */
+    private @Nullable String kmsKeyName;
+
+    public @Nullable String getKmsKeyName() {
+      return kmsKeyName;
+    }
+
+    public void setKmsKeyName(@Nullable String kmsKeyName) {
+      this.kmsKeyName = kmsKeyName;
+    }
+
     public @Nullable String getProjectId() {
       return projectId;
     }
@@ -435,6 +505,20 @@ public class ObjlogProperties implements InitializingBean {
      * request. From 1B to 2047MB.
      */
     private DataSize blockSize = DataSize.ofMegabytes(8);
+
+    /**
+     * Encryption scope every blob is written under; it must exist in the storage account. Unset:
+     * the container's default scope.
+     */
+    private @Nullable String encryptionScope;
+
+    public @Nullable String getEncryptionScope() {
+      return encryptionScope;
+    }
+
+    public void setEncryptionScope(@Nullable String encryptionScope) {
+      this.encryptionScope = encryptionScope;
+    }
 
     public @Nullable String getEndpoint() {
       return endpoint;

@@ -178,6 +178,33 @@ class ObjlogEndpointTests {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void verifyReportsAHealthyPartitionAndThenTheSegmentThatWentMissing() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      template.send("orders", 0, "v" + i).get(30, TimeUnit.SECONDS);
+      template.flush();
+    }
+    Map<String, Object> healthy =
+        (Map<String, Object>) endpoint.maintain("orders", 0, ObjlogEndpoint.VERIFY, null, true).get("result");
+    assertThat(healthy).containsEntry("outcome", "OK").containsEntry("segmentHashesChecked", true)
+        .containsEntry("problemCount", 0L);
+    long segments = (Long) healthy.get("segments");
+    assertThat(segments).isPositive();
+    assertThat(healthy.get("segmentsChecked")).isEqualTo(segments);
+
+    String segment = streams.store().list("", 1000).entries().stream().map(e -> e.key())
+        .filter(k -> k.endsWith(".plseg")).findFirst().orElseThrow();
+    streams.store().delete(List.of(segment));
+    Map<String, Object> damaged =
+        (Map<String, Object>) endpoint.maintain("orders", 0, ObjlogEndpoint.VERIFY, null, null).get("result");
+    assertThat(damaged).containsEntry("outcome", "CORRUPT").containsEntry("segmentHashesChecked", false);
+    assertThat((List<Map<String, Object>>) damaged.get("problems")).singleElement()
+        .satisfies(p -> assertThat(p).containsEntry("kind", "SEGMENT_MISSING").containsEntry("key", segment));
+    assertThat(((Map<String, Object>) endpoint.maintain("orders", 2, ObjlogEndpoint.VERIFY, null, null).get("result")))
+        .containsEntry("outcome", "NO_PARTITION");
+  }
+
+  @Test
   void unsignedValuesNeverPrintNegative() {
     assertThat(ObjlogEndpoint.u64(-1L)).hasToString("18446744073709551615");
     assertThat(ObjlogEndpoint.u64(7L)).isEqualTo(7L);

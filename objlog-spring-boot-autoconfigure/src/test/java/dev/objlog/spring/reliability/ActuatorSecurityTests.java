@@ -165,7 +165,7 @@ class ActuatorSecurityTests {
   @Test
   void writeOperationsAreUnavailableUnlessAccessIsRaised() throws Exception {
     List<String> writes = List.of("/actuator/objlog/orders/0/retention", "/actuator/objlog/orders/0/reclaim",
-        "/actuator/objlog/orders/0/scrub", "/actuator/objlog/listeners/orders-audit");
+        "/actuator/objlog/orders/0/scrub", "/actuator/objlog/orders/0/verify", "/actuator/objlog/listeners/orders-audit");
     for (String access : new String[] {null, "read-only"}) {
       String[] properties = access == null ? new String[] {"objlog.store.type=memory"}
           : new String[] {"objlog.store.type=memory", "management.endpoint.objlog.access=" + access};
@@ -190,6 +190,9 @@ class ActuatorSecurityTests {
           .isEqualTo(200);
       assertThat(listener.isPauseRequested()).isFalse();
       assertThat(post(app, "/actuator/objlog/orders/0/reclaim", "{}").statusCode()).isEqualTo(200);
+      HttpResponse<String> verified = post(app, "/actuator/objlog/orders/0/verify", "{\"segmentHashes\":true}");
+      assertThat(verified.statusCode()).isEqualTo(200);
+      assertThat(verified.body()).contains("\"segmentHashesChecked\":true");
     }
   }
 

@@ -6,6 +6,7 @@ import com.google.cloud.storage.Storage;
 import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
 import dev.objlog.spring.autoconfigure.ObjlogProperties;
 import dev.objlog.spring.autoconfigure.ObjlogProperties.StoreType;
+import dev.objlog.store.CloudStoreBuilder;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.azure.AzureBlobObjectStore;
 import dev.objlog.store.filesystem.FilesystemObjectStore;
@@ -109,6 +110,8 @@ final class ObjectStoreConfigurations {
           S3ObjectStore.builder()
               .bucket(bucket)
               .partSize((int) properties.getStore().getS3().getPartSize().toBytes());
+      segmentStorageClass(builder, properties.getStore());
+      encryption(builder, properties.getStore().getS3());
       // Explicit settings and service connections mean "build a client for objlog"; otherwise an
       // application's own S3Client is reused (and left open: the store never closes given clients).
       boolean explicit =
@@ -139,6 +142,26 @@ final class ObjectStoreConfigurations {
       }
       return builder.build();
     }
+
+    private static void encryption(S3ObjectStore.Builder builder, ObjlogProperties.S3 s3) {
+      String keyId = s3.getKmsKeyId();
+      switch (s3.getServerSideEncryption()) {
+        case SSE_KMS -> builder.sseKms(hasText(keyId) ? keyId : null);
+        case SSE_S3, NONE -> {
+          if (hasText(keyId)) {
+            throw new ObjlogConfigurationException(
+                "objlog.store.s3.kms-key-id",
+                "a KMS key is set but objlog.store.s3.server-side-encryption is "
+                    + s3.getServerSideEncryption().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ".",
+                "Set objlog.store.s3.server-side-encryption=sse-kms to encrypt with that key, or unset"
+                    + " objlog.store.s3.kms-key-id.");
+          }
+          if (s3.getServerSideEncryption() == ObjlogProperties.S3Encryption.SSE_S3) {
+            builder.sseS3();
+          }
+        }
+      }
+    }
   }
 
   @Configuration(proxyBeanMethods = false)
@@ -161,6 +184,17 @@ final class ObjectStoreConfigurations {
       ObjlogProperties.Gcs gcs = store.getGcs();
       GcsObjectStore.Builder builder =
           GcsObjectStore.builder().bucket(bucket).uploadChunkSize((int) gcs.getUploadChunkSize().toBytes());
+      segmentStorageClass(builder, store);
+      String kmsKeyName = gcs.getKmsKeyName();
+      if (kmsKeyName != null && hasText(kmsKeyName)) {
+        try {
+          builder.kmsKeyName(kmsKeyName);
+        } catch (IllegalArgumentException e) {
+          throw new ObjlogConfigurationException(
+              "objlog.store.gcs.kms-key-name", e.getMessage() + ".",
+              "Set the full resource name of the Cloud KMS key, or unset it to use the bucket's default key.");
+        }
+      }
       boolean explicit = hasText(gcs.getProjectId()) || hasText(gcs.getHost()) || gcs.getCredentialsLocation() != null;
       Storage shared = explicit ? null : clients.getIfUnique();
       if (shared != null) {
@@ -215,6 +249,11 @@ final class ObjectStoreConfigurations {
       ObjlogProperties.Azure azure = store.getAzure();
       AzureBlobObjectStore.Builder builder =
           AzureBlobObjectStore.builder().containerName(container).blockSize((int) azure.getBlockSize().toBytes());
+      segmentStorageClass(builder, store);
+      String scope = azure.getEncryptionScope();
+      if (scope != null && hasText(scope)) {
+        builder.encryptionScope(scope);
+      }
       String connectionString = azure.getConnectionString();
       String endpoint = azure.getEndpoint();
       boolean hasConnectionString = connectionString != null && hasText(connectionString);
@@ -296,6 +335,21 @@ final class ObjectStoreConfigurations {
     if (properties.getStore().getType() == null) {
       logger.info("objlog.store.type is not set: using " + type + ", the only provider SDK on the classpath for the"
           + " configured bucket or container");
+    }
+  }
+
+  /** Applies objlog.store.segment-storage-class, turning a name the provider refuses into a startup failure. */
+  private static void segmentStorageClass(CloudStoreBuilder<?> builder, ObjlogProperties.Store store) {
+    String name = store.getSegmentStorageClass();
+    if (name == null || !hasText(name)) {
+      return;
+    }
+    try {
+      builder.segmentStorageClass(name);
+    } catch (IllegalArgumentException e) {
+      throw new ObjlogConfigurationException(
+          "objlog.store.segment-storage-class", e.getMessage() + ".",
+          "Set one of the classes named, or unset objlog.store.segment-storage-class to use the bucket's default.");
     }
   }
 

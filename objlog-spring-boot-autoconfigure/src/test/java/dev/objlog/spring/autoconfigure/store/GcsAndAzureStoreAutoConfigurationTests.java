@@ -58,6 +58,22 @@ class GcsAndAzureStoreAutoConfigurationTests {
         });
   }
 
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        "objlog.store.gcs.kms-key-name=my-key; objlog.store.gcs.kms-key-name; is not a Cloud KMS key name",
+        "objlog.store.segment-storage-class=GLACIER; objlog.store.segment-storage-class; GLACIER' is not a storage class",
+      })
+  void gcsEncryptionAndStorageClassMistakesFailStartup(String property, String named, String says) {
+    runner.withPropertyValues("objlog.store.type=gcs", "objlog.store.bucket=b", "objlog.store.gcs.host=http://127.0.0.1:9", property)
+        .run(context -> {
+          assertThat(context).hasFailed();
+          FailureAnalysis analysis = FailureAnalyses.analyze(context.getStartupFailure());
+          assertThat(analysis.getDescription()).startsWith("Invalid objlog configuration: " + named).contains(says);
+        });
+  }
+
   @Test
   void gcsNeedsABucket() {
     runner.withPropertyValues("objlog.store.type=gcs").run(context -> {
@@ -134,6 +150,8 @@ class GcsAndAzureStoreAutoConfigurationTests {
             + " objlog.store.azure.account-key; both an account name and an account key",
         "objlog.store.container=logs,objlog.store.azure.account-name=a,objlog.store.azure.account-key=k;"
             + " objlog.store.azure.endpoint; no endpoint",
+        "objlog.store.container=logs,objlog.store.azure.endpoint=http://h/a,objlog.store.segment-storage-class=Archive;"
+            + " objlog.store.segment-storage-class; Archive' is not a storage class objlog can write Azure segments with",
       })
   void azureConfigurationErrorsNameTheProperty(String properties, String property, String says) {
     runner

@@ -137,6 +137,77 @@ class S3StoreAutoConfigurationTests {
   }
 
   @Test
+  void encryptionAndSegmentStorageClassPropertiesReachEveryWrite() {
+    java.util.List<software.amazon.awssdk.http.SdkHttpRequest> puts = new java.util.concurrent.CopyOnWriteArrayList<>();
+    software.amazon.awssdk.core.interceptor.ExecutionInterceptor capture =
+        new software.amazon.awssdk.core.interceptor.ExecutionInterceptor() {
+          @Override
+          public void beforeTransmission(
+              software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
+              software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+            if (context.httpRequest().method() == software.amazon.awssdk.http.SdkHttpMethod.PUT) {
+              puts.add(context.httpRequest());
+            }
+          }
+        };
+    S3Client client =
+        S3Client.builder()
+            .endpointOverride(server.endpoint())
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY)))
+            .overrideConfiguration(o -> o.addExecutionInterceptor(capture))
+            .build();
+    runner
+        .withBean(S3Client.class, () -> client)
+        .withPropertyValues(
+            "objlog.store.s3.server-side-encryption=sse-kms",
+            "objlog.store.s3.kms-key-id=alias/objlog",
+            "objlog.store.segment-storage-class=INTELLIGENT_TIERING")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          S3ObjectStore store = context.getBean(S3ObjectStore.class);
+          store.putIfAbsent("props/seg-1.plseg", new byte[] {1});
+          // The self-test's scratch writes and this segment: every PUT is encrypted with the key.
+          assertThat(puts).hasSizeGreaterThan(1).allSatisfy(put -> {
+            assertThat(put.firstMatchingHeader("x-amz-server-side-encryption")).contains("aws:kms");
+            assertThat(put.firstMatchingHeader("x-amz-server-side-encryption-aws-kms-key-id")).contains("alias/objlog");
+          });
+          assertThat(puts.get(puts.size() - 1).firstMatchingHeader("x-amz-storage-class")).contains("INTELLIGENT_TIERING");
+          assertThat(puts.get(0).firstMatchingHeader("x-amz-storage-class")).isEmpty();
+        });
+    client.close();
+  }
+
+  @Test
+  void aStorageClassThatNeedsARestoreFailsStartupNamingTheProperty() {
+    runner.withPropertyValues(connectionProperties()).withPropertyValues("objlog.store.segment-storage-class=DEEP_ARCHIVE")
+        .run(context -> {
+          assertThat(context).hasFailed();
+          FailureAnalysis analysis = FailureAnalyses.analyze(context.getStartupFailure());
+          assertThat(analysis.getDescription())
+              .startsWith("Invalid objlog configuration: objlog.store.segment-storage-class")
+              .contains("'DEEP_ARCHIVE'");
+          assertThat(analysis.getAction()).contains("unset objlog.store.segment-storage-class");
+        });
+  }
+
+  @Test
+  void aKmsKeyWithoutSseKmsFailsStartup() {
+    runner.withPropertyValues(connectionProperties())
+        .withPropertyValues("objlog.store.s3.server-side-encryption=sse-s3", "objlog.store.s3.kms-key-id=alias/objlog")
+        .run(context -> {
+          assertThat(context).hasFailed();
+          FailureAnalysis analysis = FailureAnalyses.analyze(context.getStartupFailure());
+          assertThat(analysis.getDescription())
+              .startsWith("Invalid objlog configuration: objlog.store.s3.kms-key-id")
+              .contains("is sse-s3");
+          assertThat(analysis.getAction()).contains("objlog.store.s3.server-side-encryption=sse-kms");
+        });
+  }
+
+  @Test
   void anAccessKeyWithoutASecretKeyNamesTheMissingOne() {
     runner
         .withPropertyValues("objlog.store.s3.endpoint=" + server.endpoint(), "objlog.store.s3.access-key=someone")
