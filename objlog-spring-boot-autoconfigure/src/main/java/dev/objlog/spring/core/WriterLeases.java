@@ -221,10 +221,17 @@ final class WriterLeases implements AutoCloseable {
       closeLater(partition);
     }
 
-    /** No more sends to {@code partition}; its writer closes on the closer thread. */
+    /**
+     * No more sends to {@code partition}; its writer closes on the closer thread. A partition
+     * already closing (handed over, then its lease lost before the close ran) is not closed twice:
+     * a second close could run after the partition was granted again and close the new writer.
+     */
     private void closeLater(int partition) {
       writable.remove(partition);
       publish();
+      if (closing.containsKey(partition)) {
+        return; // the pending close closes the writer; only the tick thread calls this
+      }
       FutureTask<Void> close = new FutureTask<>(() -> {
         try {
           listener.givingUp(streamName, partition);
