@@ -130,9 +130,13 @@ final class WriterLeases implements AutoCloseable {
     return streams.containsKey(streamName);
   }
 
-  /** The partitions of a stream this instance may write now, ascending. */
+  /**
+   * The partitions of a stream this instance may write now, ascending; none for a stream not (yet)
+   * kept here (an auto-created stream's slots exist just before {@link #addStarted} runs).
+   */
   int[] held(String streamName) {
-    return streams.get(streamName).heldSnapshot;
+    StreamLeases s = streams.get(streamName);
+    return s == null ? new int[0] : s.heldSnapshot;
   }
 
   /** This instance's leases of a stream as of the last round (no store request). */
