@@ -224,10 +224,11 @@ public record WriterOptions(
   /**
    * How long background work keeps retrying before the writer fails terminally with {@link
    * WriterDeadlineExceededException}. Both are elapsed time on the log's {@link
-   * dev.objlog.store.Ticker} (a wall-clock step moves neither), checked after each try, so the
-   * writer gives up at most one try past them (one store request under the adapter's retry
-   * policy, and for a commit one head read-back). They are the writer's only retry budgets above
-   * the store adapter's per-request retries.
+   * dev.objlog.store.Ticker} (a wall-clock step moves neither), checked after each failed try, so
+   * the writer may overrun them by one backoff (at most 1 s) plus one whole try: for an upload, the
+   * segment's re-upload; for a commit, its page writes, the head swap and one head read-back, each
+   * under the adapter's retry policy. They are the writer's only retry budgets above the store
+   * adapter's per-request retries.
    *
    * @param segmentFinalize sealing and uploading one segment, retries included, counted from its
    *     cut (default 5 min)

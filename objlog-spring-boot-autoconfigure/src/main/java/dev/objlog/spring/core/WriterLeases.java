@@ -130,9 +130,13 @@ final class WriterLeases implements AutoCloseable {
     return streams.containsKey(streamName);
   }
 
-  /** The partitions of a stream this instance may write now, ascending. */
+  /**
+   * The partitions of a stream this instance may write now, ascending; none for a stream not (yet)
+   * kept here (an auto-created stream's slots exist just before {@link #addStarted} runs).
+   */
   int[] held(String streamName) {
-    return streams.get(streamName).heldSnapshot;
+    StreamLeases s = streams.get(streamName);
+    return s == null ? new int[0] : s.heldSnapshot;
   }
 
   /** This instance's leases of a stream as of the last round (no store request). */
@@ -221,10 +225,17 @@ final class WriterLeases implements AutoCloseable {
       closeLater(partition);
     }
 
-    /** No more sends to {@code partition}; its writer closes on the closer thread. */
+    /**
+     * No more sends to {@code partition}; its writer closes on the closer thread. A partition
+     * already closing (handed over, then its lease lost before the close ran) is not closed twice:
+     * a second close could run after the partition was granted again and close the new writer.
+     */
     private void closeLater(int partition) {
       writable.remove(partition);
       publish();
+      if (closing.containsKey(partition)) {
+        return; // the pending close closes the writer; only the tick thread calls this
+      }
       FutureTask<Void> close = new FutureTask<>(() -> {
         try {
           listener.givingUp(streamName, partition);

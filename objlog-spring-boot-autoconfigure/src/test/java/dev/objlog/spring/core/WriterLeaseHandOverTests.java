@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -120,6 +121,83 @@ class WriterLeaseHandOverTests {
       awaitTrue("partition 1 moves to the second instance", () -> second.isHeld("orders", 1));
       assertThat(owner(1)).isEqualTo("second");
       assertThat(first.held("orders")).containsExactly(0);
+    }
+  }
+
+  @Test
+  void aPartitionHandedOverAndThenLostIsClosedOnce() throws Exception {
+    CountDownLatch closeMayFinish = new CountDownLatch(1);
+    CountDownLatch closing = new CountDownLatch(1);
+    AtomicInteger closesOfPartition1 = new AtomicInteger();
+    AtomicBoolean loseRenewalsOf1 = new AtomicBoolean();
+    AtomicInteger lostRenewals = new AtomicInteger();
+    LeaseStore base = repository.leaseStore();
+    // While its writer is still closing, the handed-over lease is lost (taken and released since).
+    LeaseStore store = new LeaseStore() {
+      @Override
+      public LeaseResult tryAcquire(LeaseId id, String owner, Duration ttl) {
+        return base.tryAcquire(id, owner, ttl);
+      }
+
+      @Override
+      public LeaseResult renew(LeaseId id, Lease held, Duration ttl) {
+        if (loseRenewalsOf1.get() && id.role() == LeaseId.Role.PARTITION && id.index() == 1) {
+          base.release(id, held);
+          lostRenewals.incrementAndGet();
+          return new LeaseResult.Refused(null);
+        }
+        return base.renew(id, held, ttl);
+      }
+
+      @Override
+      public boolean release(LeaseId id, Lease held) {
+        return base.release(id, held);
+      }
+
+      @Override
+      public Optional<Lease> current(LeaseId id) {
+        return base.current(id);
+      }
+    };
+    WriterLeases first = new WriterLeases(store, "first", new WriterLeases.Listener() {
+      @Override
+      public void granted(String streamName, int partition) {}
+
+      @Override
+      public void givingUp(String streamName, int partition) {
+        if (partition != 1) {
+          return;
+        }
+        closesOfPartition1.incrementAndGet();
+        closing.countDown();
+        try {
+          closeMayFinish.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }, Ticker.SYSTEM);
+    first.add("orders", 2, PartitionSet.all(2), SETTINGS);
+    first.start();
+    WriterLeases second = new WriterLeases(repository.leaseStore(), "second",
+        new WriterLeases.Listener() {
+          @Override
+          public void granted(String streamName, int partition) {}
+
+          @Override
+          public void givingUp(String streamName, int partition) {}
+        }, Ticker.SYSTEM);
+    try (second) {
+      second.add("orders", 2, PartitionSet.all(2), SETTINGS);
+      second.start();
+      assertThat(closing.await(30, TimeUnit.SECONDS)).as("first hands partition 1 over").isTrue();
+      loseRenewalsOf1.set(true);
+      awaitTrue("the handed-over lease is lost while its writer closes", () -> lostRenewals.get() >= 1);
+      closeMayFinish.countDown();
+      awaitTrue("partition 1 moves to the second instance", () -> second.isHeld("orders", 1));
+      first.close(); // runs every close still queued
+      assertThat(closesOfPartition1).as("the writer of partition 1 is closed once, not again after the hand-over")
+          .hasValue(1);
     }
   }
 }
