@@ -1,5 +1,11 @@
 package dev.objlog.spring.core;
 
+import static dev.objlog.spring.core.CommitFailures.indeterminate;
+import static dev.objlog.spring.core.CommitFailures.isFenceLoss;
+import static dev.objlog.spring.core.CommitFailures.ownIndeterminate;
+import static dev.objlog.spring.core.CommitFailures.toSettle;
+import static dev.objlog.spring.core.CommitFailures.unwrap;
+
 import dev.objlog.AppendResult;
 import dev.objlog.CommitIndeterminateException;
 import dev.objlog.CommitStatus;
@@ -31,7 +37,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -539,47 +544,6 @@ public class ObjlogTemplate implements AutoCloseable {
       }
     }
     settler.shutdown();
-  }
-
-  /** The indeterminate commit in {@code failure}'s causes, else null. */
-  private static @Nullable CommitIndeterminateException indeterminate(@Nullable Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof CommitIndeterminateException e) {
-        return e;
-      }
-    }
-    return null;
-  }
-
-  private static boolean isFenceLoss(@Nullable Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof StaleWriterException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The indeterminate failure of a commit the template settles (not an undecidable one), else null. */
-  private static @Nullable CommitIndeterminateException toSettle(Throwable failure) {
-    return unwrap(failure) instanceof CommitIndeterminateException e && !(e instanceof CommitUndecidableException)
-        ? e : null;
-  }
-
-  /** The indeterminate failure of {@code appended}'s commit, if it ended so, else null. */
-  private static @Nullable CommitIndeterminateException ownIndeterminate(AppendResult appended) {
-    CompletableFuture<?> committed = appended.committed();
-    if (!committed.isCompletedExceptionally()) {
-      return null;
-    }
-    Throwable failure = committed.handle((r, e) -> e).getNow(null);
-    return failure == null ? null : toSettle(failure);
-  }
-
-  private static Throwable unwrap(Throwable t) {
-    return (t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null
-        ? t.getCause()
-        : t;
   }
 
   /** One partition this instance writes. */
