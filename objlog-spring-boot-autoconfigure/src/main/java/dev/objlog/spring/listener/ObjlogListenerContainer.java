@@ -383,6 +383,7 @@ public class ObjlogListenerContainer {
     final int partition;
     private final Watch watch;
     private final CheckpointKey key;
+    private final StartPositionResolver start;
     volatile @Nullable Thread thread;
     volatile PartitionState state = PartitionState.STARTING;
     private volatile @Nullable Tailer tailer;
@@ -416,6 +417,7 @@ public class ObjlogListenerContainer {
       this.leased = leased;
       this.deadlineNanos = deadlineNanos;
       this.key = CheckpointKey.of(getCheckpointOwner(), getStreamName(), partition);
+      this.start = new StartPositionResolver(settings, partition, key);
     }
 
     PartitionStatus status() {
@@ -562,11 +564,7 @@ public class ObjlogListenerContainer {
       lastCheckpoint = checkpoint.updatedAt();
       try {
         CursorCheckpoint c = checkpoint.checkpoint();
-        if (!c.streamId().equals(settings.stream().streamId())) {
-          throw new CheckpointMismatchException("checkpoint of stream id " + c.streamId() + ", not "
-              + settings.stream().streamId());
-        }
-        settings.reader().partition(partition).resume(c, 1);
+        start.checkResumable(c);
         headNextLsn = settings.reader().head(partition).nextLsn();
         return c.nextLsn();
       } catch (CheckpointMismatchException e) {
@@ -583,11 +581,7 @@ public class ObjlogListenerContainer {
         fail("checkpoint " + kind + " (objlog.listener.checkpoint-errors." + kind + "=fail): " + e.getMessage(), e);
         throw new PartitionStopped();
       }
-      long p = startPosition(switch (outcome) {
-        case EARLIEST -> new StartPosition.Earliest();
-        case SNAPSHOT -> new StartPosition.Snapshot();
-        default -> new StartPosition.Latest();
-      }, "checkpoint " + kind);
+      long p = startPosition(StartPositionResolver.restartPosition(outcome), "checkpoint " + kind);
       logger.warn("Listener " + key + ": checkpoint " + kind + " (" + e.getMessage() + "); restarting at "
           + outcome.name().toLowerCase() + " LSN " + Long.toUnsignedString(p) + " as configured");
       processed = p;
@@ -599,23 +593,7 @@ public class ObjlogListenerContainer {
     private long startPosition(StartPosition position, String why) {
       PartitionHead head = settings.reader().head(partition);
       headNextLsn = head.nextLsn();
-      if (position instanceof StartPosition.Snapshot) {
-        return Objects.requireNonNull(settings.snapshotStart(), "snapshot start")
-            .start(getCheckpointOwner(), getStreamName(), head, "listener " + key + ": " + why);
-      }
-      if (position instanceof StartPosition.Earliest) {
-        return head.oldestLsn();
-      }
-      if (position instanceof StartPosition.Latest) {
-        return head.nextLsn();
-      }
-      if (position instanceof StartPosition.Lsn lsn) {
-        return Long.compareUnsigned(lsn.lsn(), head.oldestLsn()) < 0 ? head.oldestLsn()
-            : Long.compareUnsigned(lsn.lsn(), head.nextLsn()) > 0 ? head.nextLsn() : lsn.lsn();
-      }
-      StartPosition.Timestamp ts = (StartPosition.Timestamp) position;
-      ReadResult r = settings.reader().partition(partition).readFromTimestamp(ts.instant().toEpochMilli(), 1);
-      return r.records().isEmpty() ? r.nextLsn() : r.records().get(0).lsn();
+      return start.resolve(position, head, why);
     }
 
     private void loop() throws InterruptedException {
