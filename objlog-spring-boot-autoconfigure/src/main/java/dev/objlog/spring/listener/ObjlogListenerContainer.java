@@ -974,41 +974,4 @@ public class ObjlogListenerContainer {
       return c != null && c.gaveUp;
     }
   }
-
-  /** A save after the partition's lease deadline: another member may own the partition. */
-  private static final class LeaseDeadlinePassed extends IllegalStateException {
-    private static final long serialVersionUID = 1L;
-
-    LeaseDeadlinePassed(CheckpointKey key) {
-      super("the lease deadline of " + key + " passed without a renewal; not saving the checkpoint");
-    }
-  }
-
-  /**
-   * Carries a failure out of a transaction callback: the listener method's (checked exceptions
-   * included) or the checkpoint save's, which must also get past the error handler.
-   */
-  private static final class FailedInTransaction extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    final boolean inSave;
-
-    FailedInTransaction(Exception cause, boolean inSave) {
-      super(cause);
-      this.inSave = inSave;
-    }
-
-    Exception failure() {
-      return (Exception) getCause();
-    }
-  }
-
-  /** Unwinds a partition thread that already recorded its failure. */
-  private static final class PartitionStopped extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    PartitionStopped() {
-      super(null, null, false, false);
-    }
-  }
 }
