@@ -1,48 +1,34 @@
 package dev.objlog.spring.core;
 
-import dev.objlog.AppendResult;
+import static dev.objlog.spring.core.CommitFailures.indeterminate;
+
 import dev.objlog.CommitIndeterminateException;
-import dev.objlog.CommitStatus;
 import dev.objlog.CommitUndecidableException;
 import dev.objlog.Header;
 import dev.objlog.InvalidArgumentException;
-import dev.objlog.LogRecord;
 import dev.objlog.Objlog;
 import dev.objlog.ObjlogException;
-import dev.objlog.PartitionHead;
 import dev.objlog.PartitionWriter;
 import dev.objlog.RetentionResult;
-import dev.objlog.SegmentRef;
 import dev.objlog.StaleWriterException;
 import dev.objlog.WriterClosedException;
-import dev.objlog.WriterState;
 import dev.objlog.coordination.LeaseStore;
 import dev.objlog.store.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -119,7 +105,7 @@ public class ObjlogTemplate implements AutoCloseable {
   private final StoreActivity activity;
   private final Map<String, StreamWriterSettings> settings = new ConcurrentHashMap<>();
   /** Configured streams' from the start; an auto-created stream's from its first use ({@link #slotsOf}). */
-  private final Map<String, Slot[]> slots = new ConcurrentHashMap<>();
+  private final Map<String, PartitionWriterSlot[]> slots = new ConcurrentHashMap<>();
   /** Writer settings of streams auto-created after construction; null: defaults on all partitions. */
   private final @Nullable Function<ObjlogStream, StreamWriterSettings> autoCreatedSettings;
   private final @Nullable WriterLeases leases;
@@ -184,6 +170,7 @@ public class ObjlogTemplate implements AutoCloseable {
     this.converter = Objects.requireNonNull(converter, "converter");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.activity = Objects.requireNonNull(activity, "activity");
+    this.settler = Objects.requireNonNull(settler, "settler"); // before the slots, which use it
     Map<String, StreamWriterSettings> resolved = new LinkedHashMap<>();
     for (String name : settings.keySet()) {
       streams.stream(name);
@@ -192,12 +179,11 @@ public class ObjlogTemplate implements AutoCloseable {
       StreamWriterSettings s = settings.getOrDefault(stream.name(), StreamWriterSettings.defaults(stream.partitions()));
       checkSettings(stream, s, leaseStore != null);
       resolved.put(stream.name(), s);
-      Slot[] array = new Slot[stream.partitions()];
-      s.partitions().stream().forEach(p -> array[p] = new Slot(stream, p, s));
+      PartitionWriterSlot[] array = new PartitionWriterSlot[stream.partitions()];
+      s.partitions().stream().forEach(p -> array[p] = new PartitionWriterSlot(this, stream, p, s));
       slots.put(stream.name(), array);
     }
     this.settings.putAll(resolved);
-    this.settler = Objects.requireNonNull(settler, "settler");
     WriterLeases keeper = null;
     if (leaseStore != null
         && (resolved.values().stream().anyMatch(s -> s.lease() != null) || autoCreatedSettings != null)) {
@@ -211,9 +197,7 @@ public class ObjlogTemplate implements AutoCloseable {
 
         @Override
         public void givingUp(String streamName, int partition) {
-          Slot slot = slots.get(streamName)[partition];
-          slot.holdsLease = false; // before closing: a send that sees it under the slot's lock fails
-          slot.close();
+          slots.get(streamName)[partition].leaseGivenUp();
         }
       }, ticker);
       for (ObjlogStream stream : streams.streams()) {
@@ -233,8 +217,8 @@ public class ObjlogTemplate implements AutoCloseable {
    * asks for them) get a first round before this returns, as configured streams' do in the
    * constructor.
    */
-  private Slot[] slotsOf(ObjlogStream stream) {
-    Slot[] array = slots.get(stream.name());
+  private PartitionWriterSlot[] slotsOf(ObjlogStream stream) {
+    PartitionWriterSlot[] array = slots.get(stream.name());
     if (array != null) {
       return array;
     }
@@ -249,8 +233,8 @@ public class ObjlogTemplate implements AutoCloseable {
       StreamWriterSettings s = autoCreatedSettings == null
           ? StreamWriterSettings.defaults(stream.partitions()) : autoCreatedSettings.apply(stream);
       checkSettings(stream, s, leases != null);
-      Slot[] made = new Slot[stream.partitions()];
-      s.partitions().stream().forEach(p -> made[p] = new Slot(stream, p, s));
+      PartitionWriterSlot[] made = new PartitionWriterSlot[stream.partitions()];
+      s.partitions().stream().forEach(p -> made[p] = new PartitionWriterSlot(this, stream, p, s));
       settings.put(stream.name(), s);
       slots.put(stream.name(), made);
       if (s.lease() != null) {
@@ -293,7 +277,7 @@ public class ObjlogTemplate implements AutoCloseable {
    *     ObjlogConversionException for caller errors (nothing sent)
    */
   public CompletableFuture<SendResult> send(String streamName, int partition, Object value) {
-    Slot slot = slot(streamName, partition);
+    PartitionWriterSlot slot = slot(streamName, partition);
     return slot.send(List.of(), converter.toBytes(Objects.requireNonNull(value, "value")));
   }
 
@@ -302,7 +286,7 @@ public class ObjlogTemplate implements AutoCloseable {
    * as the record header {@link ObjlogHeaders#KEY}.
    */
   public CompletableFuture<SendResult> send(String streamName, String key, Object value) {
-    Slot slot = slot(streamName, partitionForKey(streams.stream(streamName), Objects.requireNonNull(key, "key")));
+    PartitionWriterSlot slot = slot(streamName, partitionForKey(streams.stream(streamName), Objects.requireNonNull(key, "key")));
     return slot.send(List.of(Header.of(ObjlogHeaders.KEY, key)),
         converter.toBytes(Objects.requireNonNull(value, "value")));
   }
@@ -335,7 +319,7 @@ public class ObjlogTemplate implements AutoCloseable {
       throw new InvalidArgumentException("stream '" + streamName + "' has " + stream.partitions()
           + " partitions: set the header " + ObjlogHeaders.PARTITION + " or " + ObjlogHeaders.KEY);
     }
-    Slot slot = slot(streamName, partition);
+    PartitionWriterSlot slot = slot(streamName, partition);
     List<Header> recordHeaders = new ArrayList<>();
     headers.forEach((name, value) -> {
       if (value == null || name.equals(MessageHeaders.ID) || name.equals(MessageHeaders.TIMESTAMP)
@@ -373,13 +357,13 @@ public class ObjlogTemplate implements AutoCloseable {
     }
   }
 
-  private Slot slot(String streamName, int partition) {
+  private PartitionWriterSlot slot(String streamName, int partition) {
     ObjlogStream stream = streams.stream(streamName);
     if (partition < 0 || partition >= stream.partitions()) {
       throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
           + ", not " + partition);
     }
-    Slot slot = slotsOf(stream)[partition];
+    PartitionWriterSlot slot = slotsOf(stream)[partition];
     if (slot == null) {
       throw new PartitionNotWritableException(streamName, partition, settings.get(streamName).partitions());
     }
@@ -397,9 +381,9 @@ public class ObjlogTemplate implements AutoCloseable {
    */
   public void flush() {
     ObjlogException first = null;
-    for (Slot[] array : slots.values()) {
-      for (Slot slot : array) {
-        PartitionWriter writer = slot == null ? null : slot.writer;
+    for (PartitionWriterSlot[] array : slots.values()) {
+      for (PartitionWriterSlot slot : array) {
+        PartitionWriter writer = slot == null ? null : slot.writer();
         if (writer == null) {
           continue;
         }
@@ -460,7 +444,7 @@ public class ObjlogTemplate implements AutoCloseable {
       throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
           + ", not " + partition);
     }
-    Slot slot = slotsOf(stream)[partition];
+    PartitionWriterSlot slot = slotsOf(stream)[partition];
     if (slot == null) {
       return new LocalWriterStatus(streamName, partition, LocalWriterStatus.State.NOT_WRITTEN_HERE, null, null, 0,
           null, 0, null);
@@ -487,8 +471,8 @@ public class ObjlogTemplate implements AutoCloseable {
       throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
           + ", not " + partition);
     }
-    Slot slot = slotsOf(stream)[partition];
-    PartitionWriter writer = slot == null ? null : slot.writer;
+    PartitionWriterSlot slot = slotsOf(stream)[partition];
+    PartitionWriter writer = slot == null ? null : slot.writer();
     if (closed || writer == null || writer.failure().isPresent() || writer.state().closed()) {
       return Optional.empty();
     }
@@ -507,8 +491,8 @@ public class ObjlogTemplate implements AutoCloseable {
   /** The status of every partition this instance writes, opened or not. */
   public List<LocalWriterStatus> writerStatuses() {
     List<LocalWriterStatus> all = new ArrayList<>();
-    for (Slot[] array : slots.values()) {
-      for (Slot slot : array) {
+    for (PartitionWriterSlot[] array : slots.values()) {
+      for (PartitionWriterSlot slot : array) {
         if (slot != null) {
           all.add(slot.status());
         }
@@ -531,8 +515,8 @@ public class ObjlogTemplate implements AutoCloseable {
     if (leases != null) {
       leases.close(); // closes the leased partitions' writers, then releases their leases
     }
-    for (Slot[] array : slots.values()) {
-      for (Slot slot : array) {
+    for (PartitionWriterSlot[] array : slots.values()) {
+      for (PartitionWriterSlot slot : array) {
         if (slot != null) {
           slot.close();
         }
@@ -541,547 +525,26 @@ public class ObjlogTemplate implements AutoCloseable {
     settler.shutdown();
   }
 
-  /** The indeterminate commit in {@code failure}'s causes, else null. */
-  private static @Nullable CommitIndeterminateException indeterminate(@Nullable Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof CommitIndeterminateException e) {
-        return e;
-      }
-    }
-    return null;
+  Clock clock() {
+    return clock;
   }
 
-  private static boolean isFenceLoss(@Nullable Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof StaleWriterException) {
-        return true;
-      }
-    }
-    return false;
+  StoreActivity activity() {
+    return activity;
   }
 
-  /** The indeterminate failure of a commit the template settles (not an undecidable one), else null. */
-  private static @Nullable CommitIndeterminateException toSettle(Throwable failure) {
-    return unwrap(failure) instanceof CommitIndeterminateException e && !(e instanceof CommitUndecidableException)
-        ? e : null;
+  ExecutorService settler() {
+    return settler;
   }
 
-  /** The indeterminate failure of {@code appended}'s commit, if it ended so, else null. */
-  private static @Nullable CommitIndeterminateException ownIndeterminate(AppendResult appended) {
-    CompletableFuture<?> committed = appended.committed();
-    if (!committed.isCompletedExceptionally()) {
-      return null;
-    }
-    Throwable failure = committed.handle((r, e) -> e).getNow(null);
-    return failure == null ? null : toSettle(failure);
+  /** Whether {@link #close()} was called: slots then fail sends and settle without re-opening. */
+  boolean isClosed() {
+    return closed;
   }
 
-  private static Throwable unwrap(Throwable t) {
-    return (t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null
-        ? t.getCause()
-        : t;
-  }
-
-  /** One partition this instance writes. */
-  private final class Slot {
-    private final ObjlogStream stream;
-    private final int partition;
-    private final StreamWriterSettings settings;
-    /** Whether this partition is written only under a writer lease, and whether it is held now. */
-    private final boolean leased;
-    private volatile boolean holdsLease;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final AtomicLong pending = new AtomicLong();
-    private final Set<CompletableFuture<SendResult>> outstanding = ConcurrentHashMap.newKeySet();
-    /** Sends whose future has not completed, to settle them if their writer ends indeterminate. */
-    private final Set<Pending> unsettled = ConcurrentHashMap.newKeySet();
-    /** Set when a send's commit ended indeterminate, until a settling finds nothing left to do. */
-    private volatile boolean needsSettling;
-    private volatile @Nullable PartitionWriter writer;
-    private long lastTimestamp = Long.MIN_VALUE; // guarded by lock
-    /**
-     * Commits to watch and futures to complete once the lock is released, so that no callback on a
-     * send's future runs under it: one that sends, flushes or waits would re-enter or deadlock a
-     * settling. Guarded by lock.
-     */
-    private final List<Runnable> watches = new ArrayList<>();
-    private final List<Runnable> completions = new ArrayList<>();
-    private boolean settling; // guarded by lock
-    private long sends; // guarded by lock: numbers sends in the order they were appended
-    private volatile int opens;
-    private volatile @Nullable Instant lastCommit;
-    private volatile @Nullable Instant pendingSince;
-
-    Slot(ObjlogStream stream, int partition, StreamWriterSettings settings) {
-      this.stream = stream;
-      this.partition = partition;
-      this.settings = settings;
-      this.leased = settings.lease() != null;
-    }
-
-    /**
-     * Holds the lease (again). A writer left from an earlier lease is dropped: it was closed when
-     * that lease was given up, or fenced out by the holder in between, and neither may stop the
-     * partition from being written now that it is ours.
-     */
-    void leaseGranted() {
-      lock.lock();
-      try {
-        PartitionWriter w = writer;
-        if (w != null && (w.failure().isPresent() || w.state().closed())) {
-          w.abort();
-          writer = null;
-        }
-        holdsLease = true;
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    void checkLease() {
-      if (leased && !holdsLease) {
-        throw PartitionNotWritableException.notLeased(stream.name(), partition,
-            PartitionSet.of(Objects.requireNonNull(leases).held(stream.name()), stream.partitions()));
-      }
-    }
-
-    CompletableFuture<SendResult> send(List<Header> headers, byte[] value) {
-      long timestamp;
-      AppendResult appended;
-      Pending sent;
-      lock.lock();
-      try {
-        if (closed) {
-          return CompletableFuture.failedFuture(
-              new WriterClosedException("the ObjlogTemplate is closed (the application is shutting down)"));
-        }
-        checkLease(); // under the lock: giving a lease up closes the writer under it too
-        timestamp = Math.max(clock.millis(), lastTimestamp);
-        LogRecord record = LogRecord.of(timestamp, headers, value); // rejects bad records before any I/O
-        PartitionWriter current = writerForSend(); // an opening may raise lastTimestamp to the committed one
-        if (lastTimestamp > timestamp) {
-          timestamp = lastTimestamp;
-          record = LogRecord.of(timestamp, headers, value);
-        }
-        try {
-          appended = current.append(record);
-        } catch (WriterClosedException e) {
-          // The writer failed between our check and the append: decide again once.
-          current = writerForSend();
-          timestamp = Math.max(timestamp, lastTimestamp);
-          record = LogRecord.of(timestamp, headers, value);
-          appended = current.append(record);
-        }
-        lastTimestamp = timestamp;
-        sent = new Pending(headers, value, timestamp, appended, current);
-        track(sent);
-      } catch (InvalidArgumentException e) {
-        throw e; // the record itself was rejected (too large, too many headers): a caller error
-      } catch (ObjlogException e) {
-        activity.failure(e);
-        return CompletableFuture.failedFuture(e);
-      } finally {
-        unlock();
-      }
-      watch(sent, appended);
-      return sent.result;
-    }
-
-    /** Counts a send as pending until its future completes, however it completes. Holds the lock. */
-    private void track(Pending p) {
-      if (pending.getAndIncrement() == 0) {
-        pendingSince = clock.instant();
-      }
-      p.seq = sends++;
-      unsettled.add(p);
-      outstanding.add(p.result);
-      p.result.whenComplete((r, failure) -> {
-        unsettled.remove(p);
-        outstanding.remove(p.result);
-        if (pending.decrementAndGet() == 0) {
-          pendingSince = null;
-        }
-        if (failure == null) {
-          activity.success();
-          lastCommit = clock.instant();
-        } else {
-          activity.failure(unwrap(failure));
-        }
-      });
-    }
-
-    /**
-     * Completes the send when {@code appended} commits, fails it when the writer failed otherwise,
-     * and has it settled when the commit ended indeterminate. Never takes the slot's lock: it runs
-     * on writer threads, which a send holding the lock may be waiting for.
-     */
-    private void watch(Pending p, AppendResult appended) {
-      appended.committed().whenComplete((head, failure) -> {
-        if (p.appended != appended || p.decided || p.result.isDone()) {
-          return; // settled already, or sent again by a settling
-        }
-        if (failure == null) {
-          p.succeed(appended.lsn(), head);
-          return;
-        }
-        CommitIndeterminateException indeterminate = toSettle(failure);
-        if (indeterminate != null) {
-          needsSettling = true;
-          settleLater(p, indeterminate);
-        } else {
-          p.result.completeExceptionally(unwrap(failure));
-        }
-      });
-    }
-
-    private void settleLater(Pending p, CommitIndeterminateException cause) {
-      try {
-        settler.execute(() -> {
-          // Not under the lock: those commits end on writer threads, which never wait for it.
-          for (Pending q : unsettled) {
-            if (!q.decided && q.writer.failure().isPresent()) {
-              q.appended.committed().handle((r, e) -> null).join(); // settle a failed writer's sends together
-            }
-          }
-          lock.lock();
-          try {
-            settle(!closed);
-          } finally {
-            unlock();
-          }
-        });
-      } catch (RejectedExecutionException e) {
-        p.result.completeExceptionally(unsettled(cause, "the template closed before it could settle it", e));
-      }
-    }
-
-    /**
-     * Settles every send whose own commit ended indeterminate (PROTOCOLS.md §5.2; docs/USAGE.md,
-     * "Retrying without duplicates"), whatever its writer failed with first: takes the partition
-     * over with a new writer when it may ({@code mayReopen}, the template open and, with leases, the
-     * lease held), asks the log which landed, decides those and appends the others again in send
-     * order. Holds the lock, so no later send is appended before them; the futures complete after
-     * it is released. Not re-entrant: a send decided once is never decided again.
-     */
-    private void settle(boolean mayReopen) {
-      if (settling) {
-        return;
-      }
-      settling = true;
-      try {
-        while (true) {
-          List<Pending> group = new ArrayList<>();
-          CommitIndeterminateException cause = null;
-          for (Pending p : unsettled) {
-            CommitIndeterminateException c = p.decided ? null : ownIndeterminate(p.appended);
-            if (c != null) {
-              group.add(p);
-              cause = cause == null ? c : cause;
-            }
-          }
-          if (cause == null) {
-            needsSettling = false;
-            return;
-          }
-          group.sort(Comparator.comparingLong((Pending p) -> p.seq));
-          settle(group, cause, mayReopen && (!leased || holdsLease));
-        }
-      } finally {
-        settling = false;
-      }
-    }
-
-    private void settle(List<Pending> group, CommitIndeterminateException cause, boolean reopen) {
-      Objlog log = streams.log(stream.name());
-      PartitionWriter fresh = null;
-      PartitionWriter current = writer;
-      boolean working = current != null && current.failure().isEmpty() && !current.state().closed();
-      if (reopen && !working && isFenceLoss(current.failure().orElse(null)) && !settings.reopenAfterFenceLoss()) {
-        reopen = false; // another writer owns the partition, and this instance is not to take it back
-      }
-      if (reopen) {
-        if (current != null && !working) {
-          current.abort();
-          writer = null;
-        }
-        try {
-          fresh = writer != null ? writer : openWriter();
-        } catch (ObjlogException e) {
-          failAll(group, unsettled(cause, "re-opening the writer to settle it failed", e));
-          return;
-        }
-      } else if (closed) {
-        failAll(group, unsettled(cause, "the template is closing", null));
-        return;
-      }
-      List<CommitStatus> statuses;
-      PartitionHead head;
-      try {
-        statuses = log.commitStatus(group.stream().map(p -> p.appended).toList());
-        head = fresh != null ? fresh.state().committed() : log.head(partition).orElseThrow();
-      } catch (CommitUndecidableException e) {
-        failAll(group, e);
-        return;
-      } catch (ObjlogException e) {
-        failAll(group, unsettled(cause, "asking which records landed failed", e));
-        return;
-      }
-      int again = 0;
-      for (int i = 0; i < group.size(); i++) {
-        Pending p = group.get(i);
-        long lsn = p.appended.lsn();
-        if (statuses.get(i) == CommitStatus.COMMITTED) {
-          decide(p, () -> p.succeed(lsn, head));
-        } else if (fresh == null) {
-          fail(p, new StaleWriterException("the record sent to partition " + partition
-              + " of stream '" + stream.name() + "' was not committed, and this instance may not take the partition"
-              + " over to send it again (its writer lease is not held here, or another writer fenced it out and"
-              + " writer.reopen-after-fence-loss is off)"));
-        } else if (p.resends >= MAX_RESENDS) {
-          fail(p, notCommitted("its commit ended indeterminate " + (MAX_RESENDS + 1)
-              + " times, and the template gave up sending it again", cause));
-        } else if (resend(p, fresh)) {
-          again++;
-        }
-      }
-      if (again > 0) {
-        fresh.flushAsync(); // the re-sent records must not wait for a batch age that may be unset
-      }
-      logger.warn("Settled " + group.size() + " send(s) to partition " + partition + " of stream '" + stream.name()
-          + "' after an indeterminate commit (" + cause.getMessage() + "): " + (group.size() - again)
-          + " decided, " + again + " sent again");
-    }
-
-    /** Appends the send's record again through {@code fresh}; false (and the send failed) if refused. */
-    private boolean resend(Pending p, PartitionWriter fresh) {
-      long timestamp = Math.max(p.timestamp, lastTimestamp);
-      AppendResult appended;
-      try {
-        appended = fresh.append(LogRecord.of(timestamp, p.headers, p.value));
-      } catch (ObjlogException e) {
-        fail(p, e); // not accepted, so not in the log
-        return false;
-      }
-      lastTimestamp = timestamp;
-      p.timestamp = timestamp;
-      p.resends++;
-      p.writer = fresh;
-      p.appended = appended;
-      watches.add(() -> watch(p, appended)); // an ended commit completes the future at once
-      return true;
-    }
-
-    private CommitIndeterminateException unsettled(CommitIndeterminateException cause, String why,
-        @Nullable Throwable failure) {
-      CommitIndeterminateException e = new CommitIndeterminateException("the record sent to partition " + partition
-          + " of stream '" + stream.name() + "' may or may not be in the log: " + why + ". Cause: "
-          + cause.getMessage(), cause);
-      if (failure != null) {
-        e.addSuppressed(failure);
-      }
-      return e;
-    }
-
-    private ObjlogException notCommitted(String why, Throwable cause) {
-      return new ObjlogException("the record sent to partition " + partition + " of stream '" + stream.name()
-          + "' was not committed: " + why, cause);
-    }
-
-    private void failAll(List<Pending> group, ObjlogException failure) {
-      for (Pending p : group) {
-        fail(p, failure);
-      }
-    }
-
-    private void fail(Pending p, Throwable failure) {
-      decide(p, () -> p.result.completeExceptionally(failure));
-    }
-
-    /** Marks the send decided now and completes its future once the lock is released. */
-    private void decide(Pending p, Runnable completion) {
-      p.decided = true;
-      completions.add(completion);
-    }
-
-    /**
-     * Releases the lock; the outermost release then watches the re-sent records' commits and
-     * completes the decided futures, each on the settler (a callback may wait for another).
-     */
-    private void unlock() {
-      List<Runnable> watch = List.of();
-      List<Runnable> complete = List.of();
-      if (lock.getHoldCount() == 1) {
-        watch = List.copyOf(watches);
-        complete = List.copyOf(completions);
-        watches.clear();
-        completions.clear();
-      }
-      lock.unlock();
-      watch.forEach(Runnable::run);
-      for (Runnable r : complete) {
-        try {
-          settler.execute(r);
-        } catch (RejectedExecutionException e) {
-          r.run(); // the template closed: complete it here
-        }
-      }
-    }
-
-    /** Waits until the futures of sends made so far have completed, however they completed. */
-    void awaitOutstanding() {
-      awaitOutstanding(Long.MAX_VALUE);
-    }
-
-    /** As {@link #awaitOutstanding()}, for at most {@code nanos}; false if some are still open. */
-    private boolean awaitOutstanding(long nanos) {
-      CompletableFuture<?>[] snapshot = outstanding.toArray(new CompletableFuture<?>[0]);
-      try {
-        CompletableFuture.allOf(snapshot).handle((r, e) -> null).get(nanos, TimeUnit.NANOSECONDS);
-        return true;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (ExecutionException | TimeoutException e) {
-        // ExecutionException cannot happen: handle() swallowed failures
-      }
-      return false;
-    }
-
-    /**
-     * The writer to append to: the open one, or a newly opened one, after settling the sends of
-     * a writer that ended indeterminate. Holds the lock.
-     */
-    private PartitionWriter writerForSend() {
-      if (needsSettling || (writer != null && indeterminate(writer.failure().orElse(null)) != null)) {
-        settle(true);
-      }
-      PartitionWriter current = writer;
-      if (current != null) {
-        Optional<ObjlogException> failure = current.failure();
-        if (failure.isEmpty() && !current.state().closed()) {
-          return current;
-        }
-        ObjlogException cause = failure.orElse(null);
-        if (isFenceLoss(cause) && !settings.reopenAfterFenceLoss()) {
-          throw new StaleWriterException("partition " + partition + " of stream '" + stream.name()
-              + "' was taken over by another writer, so this instance no longer writes it. Stop the other"
-              + " writer or give each instance its own objlog.streams." + stream.name() + ".writer.partitions;"
-              + " objlog.streams." + stream.name() + ".writer.reopen-after-fence-loss=true takes it back on the"
-              + " next send. Cause: " + cause.getMessage());
-        }
-        logger.warn("Re-opening the writer of partition " + partition + " of stream '" + stream.name()
-            + "' after " + (cause == null ? "it closed" : cause.toString()));
-        current.abort();
-        writer = null;
-      }
-      return openWriter();
-    }
-
-    /** Opens the partition's writer (a takeover) and makes it the slot's. Holds the lock. */
-    private PartitionWriter openWriter() {
-      PartitionWriter opened;
-      try {
-        opened = streams.log(stream.name()).openWriter(partition, settings.newWriterOptions());
-      } catch (ObjlogException e) {
-        activity.failure(e);
-        throw e;
-      }
-      activity.success();
-      SegmentRef last = opened.state().committed().lastSegment();
-      if (last != null) {
-        lastTimestamp = Math.max(lastTimestamp, last.maxTimestampMs());
-      }
-      opens++;
-      writer = opened;
-      if (logger.isDebugEnabled()) {
-        logger.debug("Opened the writer of partition " + partition + " of stream '" + stream.name() + "' at "
-            + opened.state().committed());
-      }
-      return opened;
-    }
-
-    /** A send not settled yet, with what it takes to append its record again. */
-    private final class Pending {
-      final List<Header> headers;
-      final byte[] value;
-      final CompletableFuture<SendResult> result = new CompletableFuture<>();
-      // Written under the slot's lock; read by the writers' callbacks.
-      volatile long timestamp;
-      volatile AppendResult appended;
-      volatile PartitionWriter writer;
-      /** Set under the lock once a settling decided the send; its future completes after unlocking. */
-      volatile boolean decided;
-      int resends;
-      long seq;
-
-      Pending(List<Header> headers, byte[] value, long timestamp, AppendResult appended, PartitionWriter writer) {
-        this.headers = headers;
-        this.value = value;
-        this.timestamp = timestamp;
-        this.appended = appended;
-        this.writer = writer;
-      }
-
-      void succeed(long lsn, PartitionHead head) {
-        result.complete(new SendResult(stream.name(), partition, lsn, timestamp, head));
-      }
-    }
-
-    LocalWriterStatus status() {
-      PartitionWriter w = writer;
-      LocalWriterStatus.State state;
-      WriterState snapshot = null;
-      String failure = null;
-      if (leased && !holdsLease) {
-        state = LocalWriterStatus.State.NOT_WRITTEN_HERE;
-        snapshot = w == null ? null : w.state(); // closed when the lease was given up
-      } else if (w == null) {
-        state = LocalWriterStatus.State.NOT_OPENED;
-      } else {
-        snapshot = w.state();
-        ObjlogException f = snapshot.failure();
-        if (f != null) {
-          state = isFenceLoss(f) ? LocalWriterStatus.State.FENCED : LocalWriterStatus.State.FAILED;
-          failure = f.toString();
-        } else if (snapshot.closed()) {
-          state = LocalWriterStatus.State.CLOSED;
-        } else {
-          state = LocalWriterStatus.State.OPEN;
-        }
-      }
-      return new LocalWriterStatus(stream.name(), partition, state, snapshot, lastCommit, pending.get(),
-          pendingSince, opens, failure);
-    }
-
-    void close() {
-      lock.lock();
-      try {
-        PartitionWriter w = writer;
-        if (w == null) {
-          return;
-        }
-        try {
-          if (w.failure().isPresent()) {
-            w.abort();
-          } else {
-            w.close();
-          }
-        } catch (ObjlogException e) {
-          logger.warn("Closing the writer of partition " + partition + " of stream '" + stream.name() + "' failed", e);
-        }
-        // Asks once, without taking the partition over; what cannot be decided fails indeterminate.
-        settle(false);
-      } finally {
-        unlock();
-      }
-      // Not under the lock: a settling in the background, or a future's callback, may need it.
-      if (!awaitOutstanding(settings.newWriterOptions().timeouts().catalogPublish().toNanos())) {
-        for (Pending p : unsettled) {
-          p.result.completeExceptionally(new CommitIndeterminateException("the record sent to partition " + partition
-              + " of stream '" + stream.name() + "' may or may not be in the log: it was not settled when its"
-              + " writer closed"));
-        }
-      }
-    }
+  /** The writer partitions of a leased stream whose lease this instance holds now. */
+  int[] heldWriterPartitions(String streamName) {
+    return Objects.requireNonNull(leases).held(streamName);
   }
 
   @Override
