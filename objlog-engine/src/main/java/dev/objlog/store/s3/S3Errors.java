@@ -189,7 +189,9 @@ final class S3Errors {
   private static AccessDeniedException accessDenied(
       SdkServiceException e, String operation, String bucket, String key, String where, String detail) {
     String permission = permission(operation);
-    String subject = key.isEmpty() && operation.startsWith("LIST ") ? operation.substring(5) : key;
+    // A listing's operation carries its prefix ("LIST objlog/"); the exception names it as the key.
+    boolean listing = key.isEmpty() && operation.startsWith("LIST ");
+    String subject = listing ? operation.substring(5) : key;
     String why = permission.equals("s3:GetObject")
         ? " (S3 also answers 403 instead of 404 for a missing key when s3:ListBucket is not granted)"
         : "";
@@ -197,7 +199,7 @@ final class S3Errors {
         where + ": access denied " + detail + ". The credentials need " + permission + " on "
             + "arn:aws:s3:::" + bucket + (permission.equals("s3:ListBucket") ? "" : "/" + (key.isEmpty() ? "*" : key))
             + why + "; docs/stores/s3.md lists the policy of each role (writer, reader, reclaimer)",
-        operation, subject, permission, e);
+        listing ? "LIST" : operation, subject, permission, e);
   }
 
   /** The IAM action an operation of {@link S3ObjectStore} and {@link S3Upload} needs, by its name. */

@@ -2,7 +2,14 @@ package dev.objlog.store.s3;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -12,9 +19,11 @@ import java.util.regex.Pattern;
  * {@code ?} wildcards). Deny statements and conditions are refused rather than ignored, so a
  * documented policy this class cannot evaluate fails the test instead of passing it.
  *
+ * <p>Shared with other modules' tests through the engine's test jar.
+ *
  * <p>Thread-safety: immutable.
  */
-final class IamPolicy {
+public final class IamPolicy {
   record Statement(List<String> actions, List<String> resources) {}
 
   private final List<Statement> statements;
@@ -23,11 +32,11 @@ final class IamPolicy {
     this.statements = List.copyOf(statements);
   }
 
-  static IamPolicy parse(String json) {
+  public static IamPolicy parse(String json) {
     JsonNode root;
     try {
       root = new ObjectMapper().readTree(json);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalArgumentException("not a JSON policy: " + e.getMessage(), e);
     }
     List<Statement> statements = new ArrayList<>();
@@ -42,18 +51,18 @@ final class IamPolicy {
   }
 
   /** This policy without {@code action} in any statement. */
-  IamPolicy without(String action) {
+  public IamPolicy without(String action) {
     return new IamPolicy(statements.stream()
         .map(s -> new Statement(s.actions().stream().filter(a -> !a.equals(action)).toList(), s.resources()))
         .toList());
   }
 
   /** Every action some statement allows, in order of appearance. */
-  List<String> actions() {
+  public List<String> actions() {
     return statements.stream().flatMap(s -> s.actions().stream()).distinct().toList();
   }
 
-  boolean allows(String action, String resource) {
+  public boolean allows(String action, String resource) {
     for (Statement s : statements) {
       boolean actionMatches = s.actions().stream().anyMatch(a -> a.equals(action) || a.equals("s3:*"));
       if (actionMatches && s.resources().stream().anyMatch(r -> glob(r).matcher(resource).matches())) {
@@ -61,6 +70,25 @@ final class IamPolicy {
       }
     }
     return false;
+  }
+
+  /**
+   * The policies docs/stores/s3.md documents, by role: the fenced JSON block after each {@code
+   * <!-- iam-policy: role -->} marker. Read from a module folder of the repository.
+   */
+  public static Map<String, IamPolicy> documented() {
+    String doc;
+    try {
+      doc = Files.readString(Path.of("..", "docs", "stores", "s3.md"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("docs/stores/s3.md must be readable from the module folder", e);
+    }
+    Map<String, IamPolicy> policies = new LinkedHashMap<>();
+    Matcher m = Pattern.compile("<!-- iam-policy: (\\w+) -->\\s*```json\\n(.*?)\\n```", Pattern.DOTALL).matcher(doc);
+    while (m.find()) {
+      policies.put(m.group(1), parse(m.group(2)));
+    }
+    return policies;
   }
 
   private static Pattern glob(String arn) {

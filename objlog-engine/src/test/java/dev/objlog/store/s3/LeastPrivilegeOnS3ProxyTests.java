@@ -18,16 +18,10 @@ import dev.objlog.store.ObjectStore;
 import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.RetryPolicy;
 import dev.objlog.testing.MutableClock;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.gaul.s3proxy.AccessGrant;
 import org.junit.jupiter.api.AfterAll;
@@ -50,8 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LeastPrivilegeOnS3ProxyTests {
   private static final String BUCKET = "my-log-bucket";
   private static final String ROOT = "objlog";
-  private static final Path DOC = Path.of("..", "docs", "stores", "s3.md");
-  private static final Map<String, IamPolicy> DOCUMENTED = documentedPolicies();
+  private static final Map<String, IamPolicy> DOCUMENTED = IamPolicy.documented();
   private static final Map<String, IamPolicy> GRANTED = new ConcurrentHashMap<>();
   private static final Duration DELETE_DELAY = Duration.ofHours(1);
 
@@ -255,21 +248,5 @@ class LeastPrivilegeOnS3ProxyTests {
       }
     }
     throw new AssertionError("expected a failure caused by AccessDeniedException", e);
-  }
-
-  /** The fenced JSON block after each {@code <!-- iam-policy: role -->} marker of the document. */
-  private static Map<String, IamPolicy> documentedPolicies() {
-    String doc;
-    try {
-      doc = Files.readString(DOC);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException("docs/stores/s3.md must be readable from the module folder", e);
-    }
-    Map<String, IamPolicy> policies = new LinkedHashMap<>();
-    Matcher m = Pattern.compile("<!-- iam-policy: (\\w+) -->\\s*```json\\n(.*?)\\n```", Pattern.DOTALL).matcher(doc);
-    while (m.find()) {
-      policies.put(m.group(1), IamPolicy.parse(m.group(2)));
-    }
-    return policies;
   }
 }

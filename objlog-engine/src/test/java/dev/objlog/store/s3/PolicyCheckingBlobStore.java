@@ -49,13 +49,15 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * principal may not list the bucket. A multi-object delete answers per key, deleting the allowed
  * keys and reporting AccessDenied for the others.
  *
+ * <p>Shared with other modules' tests through the engine's test jar.
+ *
  * <p>Thread-safety: safe; the policy is read on each request.
  */
-final class PolicyCheckingBlobStore extends ForwardingBlobStore {
+public final class PolicyCheckingBlobStore extends ForwardingBlobStore {
   private final String principal;
   private final Supplier<IamPolicy> policy;
 
-  PolicyCheckingBlobStore(BlobStore delegate, String principal, Supplier<IamPolicy> policy) {
+  public PolicyCheckingBlobStore(BlobStore delegate, String principal, Supplier<IamPolicy> policy) {
     super(delegate);
     this.principal = principal;
     this.policy = policy;

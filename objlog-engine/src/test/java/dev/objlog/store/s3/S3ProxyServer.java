@@ -67,7 +67,7 @@ public final class S3ProxyServer implements AutoCloseable {
    * #ACCESS_KEY} stays the administrator with the unchecked store. {@code locator} gets that
    * store as its first argument.
    */
-  static S3ProxyServer startWithPrincipals(
+  public static S3ProxyServer startWithPrincipals(
       java.util.function.Function<BlobStore, org.gaul.s3proxy.BlobStoreLocator> locator) {
     BlobStore blobStore = new AtomicConditionsBlobStore(new FlatKeysBlobStore(new TransientNio2BlobStore()));
     return start(blobStore, 0, locator.apply(blobStore));
