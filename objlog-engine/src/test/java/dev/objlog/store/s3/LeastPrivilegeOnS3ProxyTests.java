@@ -9,6 +9,11 @@ import dev.objlog.Objlog;
 import dev.objlog.ObjlogOptions;
 import dev.objlog.PartitionWriter;
 import dev.objlog.WriterOptions;
+import dev.objlog.coordination.BucketLeaseStore;
+import dev.objlog.coordination.Lease;
+import dev.objlog.coordination.LeaseId;
+import dev.objlog.format.key.KeyPrefixes;
+import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.lifecycle.ReclaimResult;
 import dev.objlog.lifecycle.Reclaimer;
 import dev.objlog.lifecycle.ReclaimerOptions;
@@ -82,7 +87,7 @@ class LeastPrivilegeOnS3ProxyTests {
 
   @Test
   void theDocumentNamesAPolicyForEachRole() {
-    assertThat(DOCUMENTED.keySet()).containsExactlyInAnyOrder("writer", "reader", "reclaimer");
+    assertThat(DOCUMENTED.keySet()).containsExactlyInAnyOrder("writer", "reader", "consumer", "reclaimer");
   }
 
   @Test
@@ -119,6 +124,17 @@ class LeastPrivilegeOnS3ProxyTests {
       assertThatThrownBy(() -> store.delete(java.util.List.of(ROOT + "/" + stream + "/x", ROOT + "/" + stream + "/y")))
           .isInstanceOfSatisfying(AccessDeniedException.class,
               denied -> assertThat(denied.permission()).isEqualTo("s3:DeleteObject"));
+    }
+  }
+
+  @Test
+  void aConsumerWithTheConsumerPolicyReadsAndHoldsAGroupLeaseButWritesNoRecords() {
+    writeAsAdministrator();
+    try (ObjectStore store = storeOf("consumer")) {
+      runAs("consumer", store);
+      assertThatThrownBy(() -> store.putIfAbsent(ROOT + "/" + stream + "/x", new byte[1]))
+          .isInstanceOfSatisfying(AccessDeniedException.class,
+              denied -> assertThat(denied.permission()).isEqualTo("s3:PutObject"));
     }
   }
 
@@ -162,6 +178,7 @@ class LeastPrivilegeOnS3ProxyTests {
     switch (role) {
       case "writer" -> writerWork(store);
       case "reader" -> readerWork(store);
+      case "consumer" -> consumerWork(store);
       case "reclaimer" -> reclaimerWork(store);
       default -> throw new IllegalArgumentException(role);
     }
@@ -196,6 +213,20 @@ class LeastPrivilegeOnS3ProxyTests {
       assertThat(log.reader().partition(0).read(4, 10).records().stream().map(ReadRecord::valueAsString))
           .containsExactly("record-4", "record-5");
     }
+  }
+
+  /**
+   * What a consuming service whose listener shares partitions through the bucket does: a reader's
+   * work, then acquire, renew and release a consumer-group lease.
+   */
+  private void consumerWork(ObjectStore store) {
+    readerWork(store);
+    BucketLeaseStore leases = new BucketLeaseStore(
+        store, (name, partition) -> PartitionKeys.of(KeyPrefixes.resolve(ROOT), name, partition), clock);
+    LeaseId id = LeaseId.ofGroup("billing", LeaseId.Role.PARTITION, stream, 0);
+    Lease held = leases.tryAcquire(id, "member-1", Duration.ofSeconds(30)).grantedLease().orElseThrow();
+    Lease renewed = leases.renew(id, held, Duration.ofSeconds(30)).grantedLease().orElseThrow();
+    assertThat(leases.release(id, renewed)).isTrue();
   }
 
   /** What a maintenance service does: the startup checks, then reclaim and scrub passes. */
