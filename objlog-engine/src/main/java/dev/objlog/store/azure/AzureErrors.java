@@ -29,21 +29,22 @@ final class AzureErrors {
 
   /**
    * @param what the request, e.g. {@code "PUT key"}
+   * @param key the request's key (a listing's prefix), named by an {@link AccessDeniedException}
    * @param write whether the request changes state (decides whether a lost reply may mean "applied")
    * @param container the container name, for the messages
    */
-  static StoreException classify(String what, RuntimeException error, boolean write, String container) {
+  static StoreException classify(String what, String key, RuntimeException error, boolean write, String container) {
     if (error instanceof StoreException store) {
       return store;
     }
     BlobStorageException blob = find(error, BlobStorageException.class);
     if (blob != null) {
-      return fromStatus(what, blob, write, container);
+      return fromStatus(what, key, blob, write, container);
     }
     return fromTransport(what, error, write, container);
   }
 
-  static StoreException fromStatus(String what, BlobStorageException e, boolean write, String container) {
+  static StoreException fromStatus(String what, String key, BlobStorageException e, boolean write, String container) {
     int status = e.getStatusCode();
     BlobErrorCode code = e.getErrorCode();
     String codeText = code == null ? "no error code" : code.toString();
@@ -78,7 +79,7 @@ final class AzureErrors {
               answer + ": the principal may not do this in container " + container + "; it needs the data"
                   + " action " + permission + " (a SAS token needs the matching permission; docs/stores/azure.md"
                   + " lists the role of each objlog role)",
-              what, "", permission, e);
+              what, key, permission, e);
         }
         // AuthenticationFailed and the like: the credentials themselves.
         // fall through

@@ -56,11 +56,12 @@ final class GcsErrors {
    * Classifies a failed request.
    *
    * @param what the request, for the message ("PUT bucket/key")
+   * @param key the request's key (a listing's prefix), named by an {@link AccessDeniedException}
    * @param write whether the request changes the bucket, so that a lost answer may mean it was
    *     applied
    * @param bucket the store's bucket, named when it does not exist
    */
-  static StoreException translate(String what, Throwable e, boolean write, String bucket) {
+  static StoreException translate(String what, String key, Throwable e, boolean write, String bucket) {
     BaseServiceException service = serviceException(e);
     int code = service == null ? 0 : service.getCode();
     String reason = service == null || service.getReason() == null ? "" : service.getReason();
@@ -95,7 +96,7 @@ final class GcsErrors {
                 + " on bucket " + bucket + " (roles/storage.objectUser grants every permission a writer"
                 + " needs, roles/storage.objectViewer a reader's; docs/stores/gcs.md lists them per role),"
                 + " and check that no retention policy or object hold forbids overwrites",
-            what, "", permission, e);
+            what, key, permission, e);
       default:
         break;
     }

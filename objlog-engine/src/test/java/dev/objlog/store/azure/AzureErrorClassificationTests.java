@@ -77,7 +77,7 @@ class AzureErrorClassificationTests {
   }
 
   private static StoreException classify(RuntimeException e, boolean write) {
-    return AzureErrors.classify("PUT k", e, write, "logs");
+    return AzureErrors.classify("PUT k", "k", e, write, "logs");
   }
 
   @ParameterizedTest(name = "{0} {1} -> {2}")
@@ -115,11 +115,12 @@ class AzureErrorClassificationTests {
     "DELETE k, delete",
   })
   void aMissingRoleAssignmentNamesTheDataActionItNeeds(String what, String action) {
-    StoreException e = AzureErrors.classify(what, answer(403, "AuthorizationPermissionMismatch"), false, "logs");
+    StoreException e = AzureErrors.classify(what, "k", answer(403, "AuthorizationPermissionMismatch"), false, "logs");
     String dataAction = "Microsoft.Storage/storageAccounts/blobServices/containers/blobs/" + action;
     assertThat(e).isInstanceOfSatisfying(dev.objlog.store.AccessDeniedException.class, denied -> {
       assertThat(denied.permission()).isEqualTo(dataAction);
       assertThat(denied.operation()).isEqualTo(what);
+      assertThat(denied.key()).isEqualTo("k");
     });
     assertThat(e).hasMessageContaining(dataAction).hasMessageContaining("docs/stores/azure.md");
   }

@@ -23,10 +23,11 @@ class GcsErrorsTests {
     "DELETE logs/k, storage.objects.delete",
   })
   void aDeniedRequestNamesThePermissionItsKindNeeds(String what, String permission) {
-    StoreException e = GcsErrors.translate(what, new StorageException(403, "Forbidden"), true, "logs");
+    StoreException e = GcsErrors.translate(what, "k", new StorageException(403, "Forbidden"), true, "logs");
     assertThat(e).isInstanceOfSatisfying(AccessDeniedException.class, denied -> {
       assertThat(denied.permission()).isEqualTo(permission);
       assertThat(denied.operation()).isEqualTo(what);
+      assertThat(denied.key()).isEqualTo("k");
     });
     assertThat(e).hasMessageContaining(permission).hasMessageContaining("docs/stores/gcs.md");
   }
@@ -34,7 +35,7 @@ class GcsErrorsTests {
   @Test
   void thePermissionGcsNamesInItsAnswerWins() {
     StoreException e = GcsErrors.translate(
-        "PUT if generation 7 logs/k",
+        "PUT if generation 7 logs/k", "k",
         new StorageException(403, "sa@p.iam.gserviceaccount.com does not have storage.objects.delete access to"
             + " the Google Cloud Storage object."),
         true, "logs");
@@ -44,6 +45,6 @@ class GcsErrorsTests {
   @Test
   void aRateLimitAnswerIsNotAMissingPermission() {
     StorageException throttled = new StorageException(403, "rate limit", "rateLimitExceeded", null);
-    assertThat(GcsErrors.translate("GET logs/k", throttled, false, "logs")).isNotInstanceOf(AccessDeniedException.class);
+    assertThat(GcsErrors.translate("GET logs/k", "k", throttled, false, "logs")).isNotInstanceOf(AccessDeniedException.class);
   }
 }
