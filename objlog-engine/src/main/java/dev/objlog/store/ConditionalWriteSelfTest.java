@@ -3,6 +3,7 @@ package dev.objlog.store;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /** The startup check behind {@link ObjectStore#verifyConditionalWrites(String)}. */
 final class ConditionalWriteSelfTest {
@@ -14,6 +15,7 @@ final class ConditionalWriteSelfTest {
     byte[] first = "objlog self-test 1".getBytes(StandardCharsets.UTF_8);
     byte[] second = "objlog self-test 2".getBytes(StandardCharsets.UTF_8);
     byte[] third = "objlog self-test 3".getBytes(StandardCharsets.UTF_8);
+    RuntimeException failure = null;
     try {
       VersionToken created = requireCreated(store, store.putIfAbsent(key, first), key);
       if (store.putIfAbsent(key, second).created()) {
@@ -38,8 +40,27 @@ final class ConditionalWriteSelfTest {
       if (!java.util.Arrays.equals(now, second)) {
         throw refused(store, "a write whose condition failed still changed the object");
       }
+    } catch (RuntimeException e) {
+      failure = e;
+      throw e;
     } finally {
+      cleanUp(store, key, failure);
+    }
+  }
+
+  /**
+   * Deletes the scratch key. When the test already failed, a failed delete is attached to that
+   * failure rather than replacing it: a principal refused the first write is usually refused the
+   * delete too, and the first refusal is the one that says what to grant.
+   */
+  private static void cleanUp(ObjectStore store, String key, @Nullable RuntimeException failure) {
+    try {
       store.delete(List.of(key));
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        throw e;
+      }
+      failure.addSuppressed(e);
     }
   }
 

@@ -151,7 +151,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
   public StoredObject get(String key) {
     requireKey(key);
     String what = "GET " + key;
-    return retrier.read(what, () -> call(what, false, () -> download(key, null)));
+    return retrier.read(what, () -> call(what, key, false, () -> download(key, null)));
   }
 
   @Override
@@ -172,7 +172,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
         what,
         () ->
             call(
-                what,
+                what, key,
                 false,
                 () -> {
                   try {
@@ -207,7 +207,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
               what,
               () ->
                   call(
-                      what,
+                      what, key,
                       false,
                       () -> {
                         Response<BlobProperties> response =
@@ -235,7 +235,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
               what,
               () ->
                   call(
-                      what,
+                      what, key,
                       false,
                       () -> {
                         try {
@@ -324,7 +324,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
         what,
         () ->
             call(
-                what,
+                what, key,
                 true,
                 () -> {
                   BlockBlobSimpleUploadOptions options =
@@ -358,7 +358,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
         what,
         () ->
             call(
-                what,
+                what, key,
                 true,
                 () ->
                     blockBlob(key)
@@ -375,7 +375,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
               what,
               () ->
                   call(
-                      what,
+                      what, key,
                       true,
                       () -> {
                         BlockBlobCommitBlockListOptions options =
@@ -433,7 +433,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
     String pageMarker = marker;
     while (true) {
       String requested = pageMarker;
-      PagedResponse<BlobItem> page = retrier.read(what, () -> call(what, false, () -> fetchPage(options, requested)));
+      PagedResponse<BlobItem> page = retrier.read(what, () -> call(what, prefix, false, () -> fetchPage(options, requested)));
       List<BlobItem> items = page == null ? List.of() : page.getValue();
       String next = page == null ? null : emptyToNull(page.getContinuationToken());
       for (int i = 0; i < items.size(); i++) {
@@ -528,7 +528,7 @@ public final class AzureBlobObjectStore implements ObjectStore {
           what,
           () ->
               call(
-                  what,
+                  what, key,
                   true,
                   () -> blob(key).deleteWithResponse(DeleteSnapshotsOptionType.INCLUDE, null, timeout, Context.NONE)));
     } catch (ObjectNotFoundException e) {
@@ -555,15 +555,18 @@ public final class AzureBlobObjectStore implements ObjectStore {
     }
   }
 
-  /** One try of a request: waits for the rate limit, runs it and classifies what it throws. */
-  private <T> T call(String what, boolean write, Supplier<T> request) {
+  /**
+   * One try of a request on {@code key} (or a listing's prefix): waits for the rate limit, runs it
+   * and classifies what it throws.
+   */
+  private <T> T call(String what, String key, boolean write, Supplier<T> request) {
     limiter.acquire();
     try {
       return request.get();
     } catch (StoreException e) {
       throw e;
     } catch (RuntimeException e) {
-      throw AzureErrors.classify(what, e, write, containerName);
+      throw AzureErrors.classify(what, key, e, write, containerName);
     }
   }
 

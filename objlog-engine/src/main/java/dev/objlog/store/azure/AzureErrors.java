@@ -2,6 +2,7 @@ package dev.objlog.store.azure;
 
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobStorageException;
+import dev.objlog.store.AccessDeniedException;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.BucketNotFoundException;
 import dev.objlog.store.PermanentStoreException;
@@ -28,21 +29,22 @@ final class AzureErrors {
 
   /**
    * @param what the request, e.g. {@code "PUT key"}
+   * @param key the request's key (a listing's prefix), named by an {@link AccessDeniedException}
    * @param write whether the request changes state (decides whether a lost reply may mean "applied")
    * @param container the container name, for the messages
    */
-  static StoreException classify(String what, RuntimeException error, boolean write, String container) {
+  static StoreException classify(String what, String key, RuntimeException error, boolean write, String container) {
     if (error instanceof StoreException store) {
       return store;
     }
     BlobStorageException blob = find(error, BlobStorageException.class);
     if (blob != null) {
-      return fromStatus(what, blob, write, container);
+      return fromStatus(what, key, blob, write, container);
     }
     return fromTransport(what, error, write, container);
   }
 
-  static StoreException fromStatus(String what, BlobStorageException e, boolean write, String container) {
+  static StoreException fromStatus(String what, String key, BlobStorageException e, boolean write, String container) {
     int status = e.getStatusCode();
     BlobErrorCode code = e.getErrorCode();
     String codeText = code == null ? "no error code" : code.toString();
@@ -69,8 +71,19 @@ final class AzureErrors {
       case 400:
         return new PermanentStoreException(
             answer + " (the request was rejected as invalid; check the key and the store configuration)", e);
-      case 401:
       case 403:
+        if (BlobErrorCode.AUTHORIZATION_PERMISSION_MISMATCH.equals(code)
+            || BlobErrorCode.AUTHORIZATION_FAILURE.equals(code)) {
+          String permission = dataAction(what);
+          return new AccessDeniedException(
+              answer + ": the principal may not do this in container " + container + "; it needs the data"
+                  + " action " + permission + " (a SAS token needs the matching permission; docs/stores/azure.md"
+                  + " lists the role of each objlog role)",
+              what, key, permission, e);
+        }
+        // AuthenticationFailed and the like: the credentials themselves.
+        // fall through
+      case 401:
         return new PermanentStoreException(
             answer + ": access to container " + container
                 + " was refused; check the account name and key, the SAS token or the role assignment,"
@@ -90,6 +103,20 @@ final class AzureErrors {
         }
         return new PermanentStoreException(answer + " in container " + container, e);
     }
+  }
+
+  private static final String BLOBS = "Microsoft.Storage/storageAccounts/blobServices/containers/blobs/";
+
+  /** The RBAC data action an operation of {@link AzureBlobObjectStore} needs, by its name. */
+  static String dataAction(String what) {
+    if (what.startsWith("DELETE")) {
+      return BLOBS + "delete";
+    }
+    if (what.startsWith("PUT")) {
+      return BLOBS + "write";
+    }
+    // GET, HEAD, LIST: listing blobs is authorised by the read action too.
+    return BLOBS + "read";
   }
 
   private static StoreException fromTransport(String what, RuntimeException error, boolean write, String container) {

@@ -1,6 +1,7 @@
 package dev.objlog.store.gcs;
 
 import com.google.cloud.BaseServiceException;
+import dev.objlog.store.AccessDeniedException;
 import dev.objlog.store.BucketNotFoundException;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.PermanentStoreException;
@@ -13,6 +14,8 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,11 +56,12 @@ final class GcsErrors {
    * Classifies a failed request.
    *
    * @param what the request, for the message ("PUT bucket/key")
+   * @param key the request's key (a listing's prefix), named by an {@link AccessDeniedException}
    * @param write whether the request changes the bucket, so that a lost answer may mean it was
    *     applied
    * @param bucket the store's bucket, named when it does not exist
    */
-  static StoreException translate(String what, Throwable e, boolean write, String bucket) {
+  static StoreException translate(String what, String key, Throwable e, boolean write, String bucket) {
     BaseServiceException service = serviceException(e);
     int code = service == null ? 0 : service.getCode();
     String reason = service == null || service.getReason() == null ? "" : service.getReason();
@@ -86,11 +90,13 @@ final class GcsErrors {
         if (reason.toLowerCase(Locale.ROOT).contains("ratelimit")) {
           return new TransientStoreException(what + ": throttled (403 " + reason + ")", false, e);
         }
-        return new PermanentStoreException(
-            what + ": permission denied (403: " + detail + "); grant the principal"
-                + " roles/storage.objectUser (storage.objects.create, get, list, delete) on the bucket,"
+        String permission = permission(what, detail);
+        return new AccessDeniedException(
+            what + ": permission denied (403: " + detail + "); the principal needs " + permission
+                + " on bucket " + bucket + " (roles/storage.objectUser grants every permission a writer"
+                + " needs, roles/storage.objectViewer a reader's; docs/stores/gcs.md lists them per role),"
                 + " and check that no retention policy or object hold forbids overwrites",
-            e);
+            what, key, permission, e);
       default:
         break;
     }
@@ -110,6 +116,33 @@ final class GcsErrors {
           what + ": unexpected answer " + code + " (" + detail + "); retrying will not help", e);
     }
     return new PermanentStoreException(what + ": unexpected failure: " + detail, e);
+  }
+
+  private static final Pattern NAMED_PERMISSION = Pattern.compile("storage\\.[a-zA-Z]+\\.[a-zA-Z]+");
+
+  /**
+   * The permission a refused request needs: the one GCS names in its answer ("... does not have
+   * storage.objects.get access ..."), else the one the request kind needs. Overwriting an object
+   * (a generation-matched PUT) needs storage.objects.delete besides create.
+   */
+  static String permission(String what, String detail) {
+    Matcher named = NAMED_PERMISSION.matcher(detail);
+    if (named.find()) {
+      return named.group();
+    }
+    if (what.startsWith("LIST")) {
+      return "storage.objects.list";
+    }
+    if (what.startsWith("DELETE")) {
+      return "storage.objects.delete";
+    }
+    if (what.startsWith("PUT if generation")) {
+      return "storage.objects.create and storage.objects.delete";
+    }
+    if (what.startsWith("PUT") || what.contains("the upload of")) {
+      return "storage.objects.create";
+    }
+    return "storage.objects.get";
   }
 
   private static boolean hasIoCause(Throwable e) {

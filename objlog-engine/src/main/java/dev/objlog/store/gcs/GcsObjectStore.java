@@ -132,7 +132,7 @@ public final class GcsObjectStore implements ObjectStore {
    */
   private StoredObject readPinned(String key) {
     for (int tries = 0; tries < PINNED_READ_TRIES; tries++) {
-      Blob blob = call("GET metadata " + where(key), false, () -> storage.get(blobId(key)));
+      Blob blob = call("GET metadata " + where(key), key, false, () -> storage.get(blobId(key)));
       if (blob == null) {
         throw new ObjectNotFoundException("GET " + where(key) + ": no such object");
       }
@@ -150,7 +150,7 @@ public final class GcsObjectStore implements ObjectStore {
     long generation = blob.getGeneration();
     try {
       byte[] bytes =
-          call("GET " + where(key), false,
+          call("GET " + where(key), key, false,
               () -> storage.readAllBytes(blobId(key), BlobSourceOption.generationMatch(generation)));
       return Optional.of(new StoredObject(metadata(blob, bytes.length), bytes));
     } catch (PreconditionFailedException | ObjectNotFoundException replaced) {
@@ -170,7 +170,7 @@ public final class GcsObjectStore implements ObjectStore {
       return new byte[0];
     }
     String what = "GET " + where(key) + " bytes " + offset + "+" + length;
-    return retrier.read(what, () -> call(what, false, () -> readRange(key, offset, length)));
+    return retrier.read(what, () -> call(what, key, false, () -> readRange(key, offset, length)));
   }
 
   /**
@@ -206,7 +206,7 @@ public final class GcsObjectStore implements ObjectStore {
   @Override
   public Optional<ObjectMetadata> head(String key) {
     String what = "HEAD " + where(key);
-    Blob blob = retrier.read(what, () -> call(what, false, () -> storage.get(blobId(key))));
+    Blob blob = retrier.read(what, () -> call(what, key, false, () -> storage.get(blobId(key))));
     return blob == null ? Optional.empty() : Optional.of(metadata(blob, -1));
   }
 
@@ -233,7 +233,7 @@ public final class GcsObjectStore implements ObjectStore {
     String what = "GET metadata if changed " + where(key);
     for (int tries = 0; tries < PINNED_READ_TRIES; tries++) {
       Probe probe =
-          call(what, false,
+          call(what, key, false,
               () -> {
                 try {
                   return new Probe(storage.get(blobId(key), BlobGetOption.generationNotMatch(known)), false);
@@ -279,7 +279,7 @@ public final class GcsObjectStore implements ObjectStore {
         () -> {
           try {
             Blob blob =
-                call(what, true,
+                call(what, key, true,
                     () -> storage.create(blobInfo(key), bytes, 0, length, targetOptions(BlobTargetOption.doesNotExist())));
             return new CreateResult.Created(token(blob.getGeneration()));
           } catch (PreconditionFailedException exists) {
@@ -305,7 +305,7 @@ public final class GcsObjectStore implements ObjectStore {
         () -> {
           try {
             Blob blob =
-                call(what, true,
+                call(what, key, true,
                     () -> storage.create(blobInfo(key), bytes, targetOptions(condition)));
             return new CasResult.Swapped(token(blob.getGeneration()));
           } catch (PreconditionFailedException conflict) {
@@ -357,7 +357,7 @@ public final class GcsObjectStore implements ObjectStore {
     options.add(BlobListOption.pageSize(Math.min(1000, (long) limit + 2)));
     BlobListOption[] optionArray = options.toArray(BlobListOption[]::new);
     List<ObjectMetadata> entries = new ArrayList<>();
-    Page<Blob> page = call(what, false, () -> storage.list(bucket, optionArray));
+    Page<Blob> page = call(what, prefix, false, () -> storage.list(bucket, optionArray));
     while (true) {
       for (Blob blob : page.getValues()) {
         if (blob.getName().equals(afterKey)) {
@@ -372,7 +372,7 @@ public final class GcsObjectStore implements ObjectStore {
         return new ListPage(entries, null);
       }
       Page<Blob> current = page;
-      page = call(what, false, current::getNextPage);
+      page = call(what, prefix, false, current::getNextPage);
     }
   }
 
@@ -385,7 +385,7 @@ public final class GcsObjectStore implements ObjectStore {
   public void delete(Collection<String> keys) {
     for (String key : new LinkedHashSet<>(keys)) {
       String what = "DELETE " + where(key);
-      retrier.read(what, () -> call(what, true, () -> storage.delete(blobId(key))));
+      retrier.read(what, () -> call(what, key, true, () -> storage.delete(blobId(key))));
     }
   }
 
@@ -469,19 +469,20 @@ public final class GcsObjectStore implements ObjectStore {
   // --- helpers ------------------------------------------------------------------------------
 
   /**
-   * One request under the rate limit, with the client's failures translated. Store exceptions
+   * One request on {@code key} (or a listing's prefix) under the rate limit, with the client's
+   * failures translated. Store exceptions
    * thrown inside (from nested calls) pass through untouched.
    */
-  private <T> T call(String what, boolean write, Supplier<T> request) {
+  private <T> T call(String what, String key, boolean write, Supplier<T> request) {
     limiter.acquire();
     try {
       return request.get();
     } catch (StoreException e) {
       throw e;
     } catch (UncheckedIOException e) {
-      throw GcsErrors.translate(what, e.getCause(), write, bucket);
+      throw GcsErrors.translate(what, key, e.getCause(), write, bucket);
     } catch (RuntimeException e) {
-      throw GcsErrors.translate(what, e, write, bucket);
+      throw GcsErrors.translate(what, key, e, write, bucket);
     }
   }
 

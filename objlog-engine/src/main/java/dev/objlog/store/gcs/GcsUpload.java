@@ -228,7 +228,7 @@ final class GcsUpload implements ObjectUpload {
       return;
     }
     String what = (finalizing ? "finishing" : "streaming") + " the upload of " + store.where(key);
-    StoreException translated = GcsErrors.translate(what, e, finalizing, store.bucket());
+    StoreException translated = GcsErrors.translate(what, key, e, finalizing, store.bucket());
     if (translated instanceof TransientStoreException transientFailure) {
       if (finalizing && transientFailure.mayHaveTakenEffect()) {
         translated = new IndeterminateStoreException(

@@ -1,5 +1,6 @@
 package dev.objlog.store.s3;
 
+import dev.objlog.store.AccessDeniedException;
 import dev.objlog.store.ConditionalWritesNotHonouredException;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.BucketNotFoundException;
@@ -80,7 +81,7 @@ final class S3Errors {
       SdkException e, String operation, String bucket, String key, boolean write, boolean conditional) {
     String where = operation + " " + location(bucket, key);
     if (e instanceof SdkServiceException service) {
-      return classifyService(service, where, bucket, write, conditional);
+      return classifyService(service, operation, bucket, key, where, write, conditional);
     }
     if (e instanceof ApiCallAttemptTimeoutException || e instanceof ApiCallTimeoutException) {
       return new TransientStoreException(
@@ -116,7 +117,8 @@ final class S3Errors {
   }
 
   private static StoreException classifyService(
-      SdkServiceException e, String where, String bucket, boolean write, boolean conditional) {
+      SdkServiceException e, String operation, String bucket, String key, String where, boolean write,
+      boolean conditional) {
     int status = e.statusCode();
     String code = errorCode(e);
     String detail = detail(e, status, code);
@@ -168,12 +170,7 @@ final class S3Errors {
           e);
     }
     if (status == 403) {
-      return new PermanentStoreException(
-          where + ": access denied " + detail
-              + ". Check that the credentials may use bucket '" + bucket + "' (objlog needs"
-              + " s3:GetObject, s3:PutObject, s3:ListBucket, s3:DeleteObject and"
-              + " s3:AbortMultipartUpload)",
-          e);
+      return accessDenied(e, operation, bucket, key, where, detail);
     }
     if (status == 501) {
       return new PermanentStoreException(
@@ -187,6 +184,40 @@ final class S3Errors {
             + (serverMessage.isEmpty() ? "" : ": " + serverMessage)
             + ". This is not retried; check the bucket name, the key and the store's S3 compatibility",
         e);
+  }
+
+  private static AccessDeniedException accessDenied(
+      SdkServiceException e, String operation, String bucket, String key, String where, String detail) {
+    String permission = permission(operation);
+    // A listing's operation carries its prefix ("LIST objlog/"); the exception names it as the key.
+    boolean listing = key.isEmpty() && operation.startsWith("LIST ");
+    String subject = listing ? operation.substring(5) : key;
+    String why = permission.equals("s3:GetObject")
+        ? " (S3 also answers 403 instead of 404 for a missing key when s3:ListBucket is not granted)"
+        : "";
+    return new AccessDeniedException(
+        where + ": access denied " + detail + ". The credentials need " + permission + " on "
+            + "arn:aws:s3:::" + bucket + (permission.equals("s3:ListBucket") ? "" : "/" + (key.isEmpty() ? "*" : key))
+            + why + "; docs/stores/s3.md lists the policy of each role (writer, reader, reclaimer)",
+        listing ? "LIST" : operation, subject, permission, e);
+  }
+
+  /** The IAM action an operation of {@link S3ObjectStore} and {@link S3Upload} needs, by its name. */
+  static String permission(String operation) {
+    if (operation.startsWith("LIST")) {
+      return "s3:ListBucket";
+    }
+    if (operation.startsWith("DELETE")) {
+      return "s3:DeleteObject";
+    }
+    if (operation.startsWith("abort upload")) {
+      return "s3:AbortMultipartUpload";
+    }
+    if (operation.startsWith("GET") || operation.startsWith("HEAD") || operation.startsWith("conditional GET")) {
+      return "s3:GetObject";
+    }
+    // create-only PUT, compare-and-swap PUT, start upload, upload part, complete upload
+    return "s3:PutObject";
   }
 
   static String errorCode(SdkServiceException e) {

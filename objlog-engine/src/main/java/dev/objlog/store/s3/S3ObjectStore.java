@@ -2,6 +2,7 @@ package dev.objlog.store.s3;
 
 import dev.objlog.store.RequestRateLimiter;
 import dev.objlog.store.CasResult;
+import dev.objlog.store.AccessDeniedException;
 import dev.objlog.store.CloudStoreBuilder;
 import dev.objlog.store.ConditionalGetResult;
 import dev.objlog.store.CreateResult;
@@ -422,6 +423,10 @@ public final class S3ObjectStore implements ObjectStore {
       return;
     }
     String suffix = failed > 1 ? " (and " + (failed - 1) + " more keys)" : "";
+    if (first instanceof AccessDeniedException denied) {
+      throw new AccessDeniedException(
+          denied.getMessage() + suffix, denied.operation(), denied.key(), denied.permission(), denied);
+    }
     if (first instanceof TransientStoreException) {
       throw new TransientStoreException(first.getMessage() + suffix, false, first);
     }

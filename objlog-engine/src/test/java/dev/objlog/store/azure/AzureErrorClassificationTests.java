@@ -77,7 +77,7 @@ class AzureErrorClassificationTests {
   }
 
   private static StoreException classify(RuntimeException e, boolean write) {
-    return AzureErrors.classify("PUT k", e, write, "logs");
+    return AzureErrors.classify("PUT k", "k", e, write, "logs");
   }
 
   @ParameterizedTest(name = "{0} {1} -> {2}")
@@ -91,7 +91,8 @@ class AzureErrorClassificationTests {
     "400, InvalidBlockList, PermanentStoreException",
     "401, NoAuthenticationInformation, PermanentStoreException",
     "403, AuthenticationFailed, PermanentStoreException",
-    "403, AuthorizationPermissionMismatch, PermanentStoreException",
+    "403, AuthorizationPermissionMismatch, AccessDeniedException",
+    "403, AuthorizationFailure, AccessDeniedException",
     "408, '', TransientStoreException",
     "429, '', TransientStoreException",
     "500, OperationTimedOut, TransientStoreException",
@@ -102,6 +103,32 @@ class AzureErrorClassificationTests {
   })
   void statusAndErrorCodeDecideTheType(int status, String code, String type) {
     assertThat(classify(answer(status, code), true).getClass().getSimpleName()).isEqualTo(type);
+  }
+
+  @ParameterizedTest(name = "{0} needs {1}")
+  @CsvSource({
+    "GET k, read",
+    "HEAD k, read",
+    "LIST <all>, read",
+    "PUT k (create-only), write",
+    "'PUT BLOCK LIST k (create-only, 2 blocks)', write",
+    "DELETE k, delete",
+  })
+  void aMissingRoleAssignmentNamesTheDataActionItNeeds(String what, String action) {
+    StoreException e = AzureErrors.classify(what, "k", answer(403, "AuthorizationPermissionMismatch"), false, "logs");
+    String dataAction = "Microsoft.Storage/storageAccounts/blobServices/containers/blobs/" + action;
+    assertThat(e).isInstanceOfSatisfying(dev.objlog.store.AccessDeniedException.class, denied -> {
+      assertThat(denied.permission()).isEqualTo(dataAction);
+      assertThat(denied.operation()).isEqualTo(what);
+      assertThat(denied.key()).isEqualTo("k");
+    });
+    assertThat(e).hasMessageContaining(dataAction).hasMessageContaining("docs/stores/azure.md");
+  }
+
+  @Test
+  void wrongCredentialsAreNotAMissingPermission() {
+    assertThat(classify(answer(403, "AuthenticationFailed"), false))
+        .isNotInstanceOf(dev.objlog.store.AccessDeniedException.class);
   }
 
   @Test

@@ -143,6 +143,19 @@ class GcsObjectStoreBehaviourTests {
   }
 
   @Test
+  void aDeniedRequestNamesItsKeyAndThePermissionItNeeds() {
+    try (GcsObjectStore store = builder(3).build()) {
+      server.failNext(1, 403, "GET");
+      assertThatThrownBy(() -> store.head(prefix + "denied"))
+          .isInstanceOfSatisfying(dev.objlog.store.AccessDeniedException.class, denied -> {
+            assertThat(denied.key()).isEqualTo(prefix + "denied");
+            assertThat(denied.permission()).isEqualTo("storage.objects.get");
+          });
+      assertThat(sleeps).as("never retried").isEmpty();
+    }
+  }
+
+  @Test
   void authorizationFailuresArePermanentAndSayWhatToChange() {
     try (GcsObjectStore store = builder(3).build()) {
       server.failNext(1, 403, "GET");

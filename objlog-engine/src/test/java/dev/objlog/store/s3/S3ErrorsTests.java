@@ -43,7 +43,7 @@ class S3ErrorsTests {
     "404, NoSuchKey, ObjectNotFoundException, false",
     "404, '', ObjectNotFoundException, false",
     "404, NoSuchBucket, BucketNotFoundException, false",
-    "403, AccessDenied, PermanentStoreException, false",
+    "403, AccessDenied, AccessDeniedException, false",
     "403, InvalidAccessKeyId, PermanentStoreException, false",
     "403, SignatureDoesNotMatch, PermanentStoreException, false",
     "403, RequestTimeTooSkewed, PermanentStoreException, false",
@@ -91,6 +91,33 @@ class S3ErrorsTests {
     assertThat(write(301, "PermanentRedirect").getMessage()).contains("region");
     assertThat(write(403, "RequestTimeTooSkewed").getMessage()).contains("clock");
     assertThat(write(500, "InternalError").getMessage()).contains("request id REQ123");
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0} needs {1}")
+  @CsvSource({
+    "GET, s3:GetObject",
+    "HEAD, s3:GetObject",
+    "conditional GET, s3:GetObject",
+    "'GET bytes=0-9', s3:GetObject",
+    "create-only PUT, s3:PutObject",
+    "compare-and-swap PUT, s3:PutObject",
+    "start upload, s3:PutObject",
+    "upload part 2, s3:PutObject",
+    "complete upload, s3:PutObject",
+    "abort upload, s3:AbortMultipartUpload",
+    "DELETE, s3:DeleteObject",
+    "DELETE 3 keys, s3:DeleteObject",
+    "LIST a/, s3:ListBucket",
+  })
+  void accessDeniedNamesTheOperationTheKeyAndTheIamActionItNeeds(String operation, String permission) {
+    String key = operation.startsWith("LIST") || operation.startsWith("DELETE 3") ? "" : "a/key";
+    StoreException e = S3Errors.classify(s3(403, "AccessDenied"), operation, "bkt", key, true, false);
+    assertThat(e).isInstanceOfSatisfying(dev.objlog.store.AccessDeniedException.class, denied -> {
+      assertThat(denied.permission()).isEqualTo(permission);
+      assertThat(denied.operation()).isEqualTo(operation.startsWith("LIST") ? "LIST" : operation);
+      assertThat(denied.key()).isEqualTo(operation.startsWith("LIST") ? "a/" : key);
+    });
+    assertThat(e.getMessage()).contains(operation).contains(permission).contains("docs/stores/s3.md");
   }
 
   @Test

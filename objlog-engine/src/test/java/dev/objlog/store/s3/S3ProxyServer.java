@@ -61,13 +61,33 @@ public final class S3ProxyServer implements AutoCloseable {
     return start(new AtomicConditionsBlobStore(inside.apply(backend)), port);
   }
 
+  /**
+   * An in-memory server with atomic conditions that authenticates each principal (access key) the
+   * {@code locator} knows and serves it the blob store the locator hands out for it; {@link
+   * #ACCESS_KEY} stays the administrator with the unchecked store. {@code locator} gets that
+   * store as its first argument.
+   */
+  public static S3ProxyServer startWithPrincipals(
+      java.util.function.Function<BlobStore, org.gaul.s3proxy.BlobStoreLocator> locator) {
+    BlobStore blobStore = new AtomicConditionsBlobStore(new FlatKeysBlobStore(new TransientNio2BlobStore()));
+    return start(blobStore, 0, locator.apply(blobStore));
+  }
+
   private static S3ProxyServer start(BlobStore blobStore, int port) {
+    return start(blobStore, port, null);
+  }
+
+  private static S3ProxyServer start(
+      BlobStore blobStore, int port, org.gaul.s3proxy.@org.jspecify.annotations.Nullable BlobStoreLocator locator) {
     S3Proxy proxy =
         S3Proxy.builder()
             .blobStore(blobStore)
             .endpoint(URI.create("http://127.0.0.1:" + port))
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
             .build();
+    if (locator != null) {
+      proxy.setBlobStoreLocator(locator);
+    }
     try {
       proxy.start();
       long deadline = System.nanoTime() + 30_000_000_000L;

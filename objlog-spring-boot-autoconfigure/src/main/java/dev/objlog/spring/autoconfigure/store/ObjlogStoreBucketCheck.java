@@ -2,6 +2,7 @@ package dev.objlog.spring.autoconfigure.store;
 
 import dev.objlog.format.key.KeyPrefixes;
 import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
+import dev.objlog.store.AccessDeniedException;
 import dev.objlog.store.BucketNotFoundException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoreException;
@@ -18,9 +19,10 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  *
  * <p>It runs once all singletons exist ({@link SmartInitializingSingleton}), before the
  * self-test and before any writer or listener starts, so a bean that creates the bucket while the
- * context is built (a test's) runs first. Any other store failure (no permission to list, the store
- * unreachable) is logged and left to the self-test and to the first real request: this step
- * decides only "does the bucket exist".
+ * context is built (a test's) runs first. A refused permission to list ({@link
+ * AccessDeniedException}) stops startup too, explained by {@link AccessDeniedFailureAnalyzer}:
+ * every role needs it. Any other store failure (the store unreachable) is logged and left to the
+ * self-test and to the first real request.
  *
  * <p>Thread-safety: runs once, on the thread that starts the context.
  */
@@ -53,6 +55,9 @@ final class ObjlogStoreBucketCheck implements SmartInitializingSingleton {
           "the " + what + " '" + e.bucket() + "' does not exist (" + store.describe() + ").",
           "Create the " + what + " '" + e.bucket() + "' (objlog never creates " + what + "s), or set " + property
               + " to an existing one" + (container ? "" : " and check the endpoint and region") + ".");
+    } catch (AccessDeniedException e) {
+      // Every role lists the bucket: without the permission nothing works, so say which one now.
+      throw e;
     } catch (StoreException e) {
       logger.warn("objlog could not check that the bucket of " + store.describe() + " exists (" + e.getMessage()
           + "); startup goes on, and the first request to the store will tell");
