@@ -13,7 +13,6 @@ import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
 import dev.objlog.store.filesystem.FilesystemObjectStore;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
@@ -51,7 +50,7 @@ final class DocumentCursorStore implements CursorStore {
   static DocumentCursorStore inBucket(Objlog log, String replicaId) {
     checkReplicaId(replicaId);
     return new DocumentCursorStore(log.store(),
-        p -> partitionKeys(log, p).catalogDir() + "consumers/" + replicaId + "/checkpoint.json",
+        p -> ConsumerCheckpointDocument.key(partitionKeys(log, p).catalogDir(), replicaId),
         log.options().clock());
   }
 
@@ -99,7 +98,7 @@ final class DocumentCursorStore implements CursorStore {
     CasDocument.Swap swap;
     try {
       swap = new CasDocument<>(store, key(checkpoint.partition()), "replica cursor", RAW, ONE_ATTEMPT)
-          .swap(VersionToken.of(expected.value()), encode(checkpoint, clock.millis()));
+          .swap(VersionToken.of(expected.value()), ConsumerCheckpointDocument.encode(checkpoint, clock.millis()));
     } catch (CasDocument.ExhaustedException e) {
       throw (IndeterminateStoreException) Objects.requireNonNull(e.getCause());
     }
@@ -108,13 +107,6 @@ final class DocumentCursorStore implements CursorStore {
     }
     @Nullable StoredObject current = ((CasDocument.Swap.Lost) swap).current();
     throw new CursorConflictException(checkpoint, expected, current == null ? null : decode(current));
-  }
-
-  /** The stored form: the checkpoint's own JSON with {@code updated_unix_ms} appended. */
-  static byte[] encode(CursorCheckpoint checkpoint, long updatedUnixMs) {
-    String json = checkpoint.toJson();
-    return (json.substring(0, json.length() - 1) + ",\"updated_unix_ms\":" + updatedUnixMs + "}")
-        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static Stored decode(StoredObject object) {

@@ -10,12 +10,12 @@ import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.read.CheckpointInvalidException;
 import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.replica.ConsumerCheckpointDocument;
 import dev.objlog.store.IndeterminateStoreException;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -80,8 +80,7 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
 
   /** The object key of {@code key}'s checkpoint. */
   public String checkpointObjectKey(CheckpointKey key) {
-    return partition(key.streamName(), key.partition()).catalogDir()
-        + "consumers/" + key.listenerId() + "/checkpoint.json";
+    return ConsumerCheckpointDocument.key(partition(key.streamName(), key.partition()).catalogDir(), key.listenerId());
   }
 
   /** The consumer-group lease {@code key}, at {@code <catalogDir>consumers/<group>/lease.json}. */
@@ -130,7 +129,7 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
     CasDocument.Swap swap;
     try {
       swap = new CasDocument<>(store, objectKey, "checkpoint", RAW, ONE_ATTEMPT)
-          .swap(VersionToken.of(expectedVersion.value()), encode(checkpoint, clock.millis()));
+          .swap(VersionToken.of(expectedVersion.value()), ConsumerCheckpointDocument.encode(checkpoint, clock.millis()));
     } catch (CasDocument.ExhaustedException e) {
       // The swap may or may not land later: the store's own error says so.
       throw (IndeterminateStoreException) Objects.requireNonNull(e.getCause());
@@ -140,13 +139,6 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
     }
     @Nullable StoredObject current = ((CasDocument.Swap.Lost) swap).current();
     throw new CheckpointConflictException(key, expectedVersion, current == null ? null : decode(key, current));
-  }
-
-  /** The stored form: the checkpoint's own JSON with {@code updated_unix_ms} appended. */
-  static byte[] encode(CursorCheckpoint checkpoint, long updatedUnixMs) {
-    String json = checkpoint.toJson();
-    return (json.substring(0, json.length() - 1) + ",\"updated_unix_ms\":" + updatedUnixMs + "}")
-        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static StoredCheckpoint decode(CheckpointKey key, StoredObject object) {

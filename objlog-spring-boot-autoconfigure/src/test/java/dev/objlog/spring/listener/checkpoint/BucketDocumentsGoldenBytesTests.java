@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.objlog.CorruptObjectException;
 import dev.objlog.UnsupportedVersionException;
 import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.replica.ConsumerCheckpointDocument;
 import dev.objlog.store.VersionToken;
 import dev.objlog.store.memory.MemoryObjectStore;
 import java.time.Clock;
@@ -57,13 +58,13 @@ class BucketDocumentsGoldenBytesTests {
 
   @Test
   void aBucketCheckpointIsTheCursorJsonPlusItsUpdateTime() {
-    assertBytes(BucketCheckpointRepository.encode(CursorCheckpoint.of("demo/orders", 7, 4), NOW),
+    assertBytes(ConsumerCheckpointDocument.encode(CursorCheckpoint.of("demo/orders", 7, 4), NOW),
         "{\"version\":1,\"stream_id\":\"demo/orders\",\"partition\":7,\"next_lsn\":4,\"updated_unix_ms\":1700000000000}");
-    assertBytes(BucketCheckpointRepository.encode(new CursorCheckpoint(1, "demo/orders", -1, -1L), Long.MAX_VALUE),
+    assertBytes(ConsumerCheckpointDocument.encode(new CursorCheckpoint(1, "demo/orders", -1, -1L), Long.MAX_VALUE),
         "{\"version\":1,\"stream_id\":\"demo/orders\",\"partition\":4294967295,\"next_lsn\":18446744073709551615,"
             + "\"updated_unix_ms\":9223372036854775807}");
     // The checkpoint part is the cursor checkpoint's own (Go) encoding, escapes included.
-    assertBytes(BucketCheckpointRepository.encode(CursorCheckpoint.of("a<&>\u2028", 0, Long.MIN_VALUE), -1),
+    assertBytes(ConsumerCheckpointDocument.encode(CursorCheckpoint.of("a<&>\u2028", 0, Long.MIN_VALUE), -1),
         "{\"version\":1,\"stream_id\":\"a\\u003c\\u0026\\u003e\\u2028\",\"partition\":0,"
             + "\"next_lsn\":9223372036854775808,\"updated_unix_ms\":-1}");
   }
