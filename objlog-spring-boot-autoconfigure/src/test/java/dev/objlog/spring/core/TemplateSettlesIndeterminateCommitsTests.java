@@ -203,10 +203,13 @@ class TemplateSettlesIndeterminateCommitsTests {
   @Test
   void aSendArrivingWhileSettlingIsPendingIsAppendedAfterTheSettledSends() throws Exception {
     HeldExecutor settler = new HeldExecutor();
-    ObjlogTemplate template = template(store, ONE_PER_SEGMENT, false, settler);
+    ObjlogTemplate template = template(gate, ONE_PER_SEGMENT, false, settler);
     await(template.send("orders", 0, "a"));
-    store.failPublishes(1, false);
-    List<CompletableFuture<SendResult>> sent = List.of(template.send("orders", 0, "b"), template.send("orders", 0, "c"));
+    gate.awaitUploads(1);
+    // c is appended before b's publish fails: sent after the failure, it would wait for the
+    // settling instead of handing a task of its own to the settler.
+    HeldPublish held = sendBWhosePublishEndsIndeterminateThenC(template, false, r -> { });
+    List<CompletableFuture<SendResult>> sent = List.of(held.b(), held.c());
     settler.awaitHeld(2); // both commits ended indeterminate; settling them is handed to the held settler
     assertThat(sent).as("nothing settled yet").noneMatch(CompletableFuture::isDone);
 
@@ -225,7 +228,7 @@ class TemplateSettlesIndeterminateCommitsTests {
     await(template.send("orders", 0, "a"));
     gate.awaitUploads(1);
     CompletableFuture<CompletableFuture<SendResult>> x = new CompletableFuture<>();
-    HeldPublish held = sendBWhoseLandedPublishEndsIndeterminateThenC(template,
+    HeldPublish held = sendBWhosePublishEndsIndeterminateThenC(template, true,
         r -> x.complete(template.send("orders", 0, "x")));
     // b landed, c did not: settling completes b, whose callback sends x, and sends c again.
     assertThat(await(held.b()).lsn()).isEqualTo(1);
@@ -242,7 +245,7 @@ class TemplateSettlesIndeterminateCommitsTests {
     gate.awaitUploads(1);
     CompletableFuture<Boolean> flushed = new CompletableFuture<>();
     AtomicReference<HeldPublish> sent = new AtomicReference<>();
-    HeldPublish held = sendBWhoseLandedPublishEndsIndeterminateThenC(template, r -> {
+    HeldPublish held = sendBWhosePublishEndsIndeterminateThenC(template, true, r -> {
       template.flush();
       flushed.complete(sent.get().c().isDone());
     });
@@ -258,11 +261,12 @@ class TemplateSettlesIndeterminateCommitsTests {
   /**
    * Sends b with {@code callback} on its future and holds its publish; sends c and lets its
    * segment be uploaded, so it waits behind b's publish; then
-   * lets b's swap land with its answer lost, which ends both commits indeterminate.
+   * lets b's swap go on with its answer lost (landed or not, as {@code lands} says), which ends
+   * both commits indeterminate.
    */
-  private HeldPublish sendBWhoseLandedPublishEndsIndeterminateThenC(ObjlogTemplate template,
+  private HeldPublish sendBWhosePublishEndsIndeterminateThenC(ObjlogTemplate template, boolean lands,
       Consumer<SendResult> callback) throws Exception {
-    store.failPublishes(1, true);
+    store.failPublishes(1, lands);
     gate.holdNextHeadSwap();
     CompletableFuture<SendResult> b = template.send("orders", 0, "b");
     b.thenAccept(callback);
