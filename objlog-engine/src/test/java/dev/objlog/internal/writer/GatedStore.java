@@ -6,23 +6,23 @@ import dev.objlog.store.ObjectStore;
 import dev.objlog.store.ObjectUpload;
 import dev.objlog.store.VersionToken;
 import dev.objlog.testing.ForwardingObjectStore;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A test store that can hold uploads before they complete and head compare-and-swaps before they
- * run (closed gates block until opened, at most 60 s), slow the head compare-and-swap down, and
- * counts both, plus upload aborts and the bytes streamed into uploads; and can answer an upload's
- * completion as a store adapter's retry after a lost reply does.
+ * run (closed gates block until opened, at most 60 s), and counts both, plus completed uploads,
+ * upload aborts and the bytes streamed into uploads; and can answer an upload's completion as a
+ * store adapter's retry after a lost reply does.
  */
 final class GatedStore extends ForwardingObjectStore {
   private volatile CountDownLatch uploadGate = new CountDownLatch(0);
   private volatile CountDownLatch casGate = new CountDownLatch(0);
-  private volatile Duration casDelay = Duration.ZERO;
   final AtomicInteger uploadsStarted = new AtomicInteger();
   final AtomicInteger uploadsWaiting = new AtomicInteger();
+  /** Uploads whose completion created their object. */
+  final AtomicInteger uploadsCompleted = new AtomicInteger();
   final AtomicInteger uploadsAborted = new AtomicInteger();
   final java.util.concurrent.atomic.AtomicLong bytesStreamed = new java.util.concurrent.atomic.AtomicLong();
   final AtomicInteger casCalls = new AtomicInteger();
@@ -58,10 +58,6 @@ final class GatedStore extends ForwardingObjectStore {
     repeatedCompletions.incrementAndGet();
   }
 
-  void casDelay(Duration delay) {
-    casDelay = delay;
-  }
-
   private static void pass(CountDownLatch gate, AtomicInteger waiting) {
     waiting.incrementAndGet();
     try {
@@ -80,14 +76,6 @@ final class GatedStore extends ForwardingObjectStore {
   public CasResult compareAndSwap(String key, VersionToken expected, byte[] bytes) {
     casCalls.incrementAndGet();
     pass(casGate, casWaiting);
-    Duration delay = casDelay;
-    if (!delay.isZero()) {
-      try {
-        Thread.sleep(delay.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
     return delegate.compareAndSwap(key, expected, bytes);
   }
 
@@ -117,6 +105,9 @@ final class GatedStore extends ForwardingObjectStore {
       public CreateResult complete() {
         pass(gate, uploadsWaiting);
         CreateResult result = upload.complete();
+        if (result instanceof CreateResult.Created) {
+          uploadsCompleted.incrementAndGet();
+        }
         if (result instanceof CreateResult.Created && repeatedCompletions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
           return new CreateResult.AlreadyExists();
         }

@@ -25,6 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class GroupCommitWriterTests {
+  /** Segments appended while one head write is held; below the 64 pending, so appends never wait. */
+  private static final int ROUND = 50;
+
   @TempDir Path dir;
 
   @ParameterizedTest
@@ -40,10 +43,25 @@ class GroupCommitWriterTests {
     try (Objlog log = Objlog.open(store, WriterFixtures.STREAM, logOptions().meterRegistry(meters).build());
         PartitionWriter writer = log.openWriter(PARTITION, options)) {
       int casBefore = store.casCalls.get();
-      store.casDelay(Duration.ofMillis(20));
+      // The head is slow by the test's say-so, not by a delay the segments may or may not beat:
+      // in each round the head write is held at the gate until every segment of the round is
+      // uploaded, so the round's segments are ready together whatever the machine's load.
       List<AppendResult> results = new ArrayList<>();
-      for (int i = 0; i < segments; i++) {
-        results.add(writer.append(record(i, "r" + i)));
+      for (int from = 0; from < segments; from += ROUND) {
+        int uploadedBefore = store.uploadsCompleted.get();
+        store.closeCasGate();
+        try {
+          for (int i = from; i < from + ROUND; i++) {
+            results.add(writer.append(record(i, "r" + i)));
+          }
+          BackpressureAndAbortTests.eventually("the round's segments uploaded behind the held head write",
+              () -> store.uploadsCompleted.get() - uploadedBefore == ROUND && store.casWaiting.get() == 1);
+        } finally {
+          store.openCasGate();
+        }
+        for (AppendResult r : results.subList(from, from + ROUND)) {
+          await(r.committed());
+        }
       }
       assertThat(writer.flush().nextLsn()).isEqualTo(segments);
       for (AppendResult r : results) {
