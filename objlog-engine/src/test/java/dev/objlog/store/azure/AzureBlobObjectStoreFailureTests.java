@@ -20,12 +20,19 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Failures the emulator cannot produce, from tiny loopback servers: the store's own retries (and
  * only those) run, and writes that may have been applied end as indeterminate.
  */
 class AzureBlobObjectStoreFailureTests {
+  /**
+   * The request timeout where the test is not about timeouts: far above what a loaded machine
+   * needs for its first request (the SDK's start-up included), so no try ever times out instead.
+   */
+  private static final Duration NOT_UNDER_TEST = Duration.ofSeconds(60);
+
   private static final String KEY = "a2V5IGZvciB0ZXN0cyBhZ2FpbnN0IGEgZmFrZSBzZXJ2ZXI=";
 
   private final List<AutoCloseable> resources = new ArrayList<>();
@@ -76,7 +83,7 @@ class AzureBlobObjectStoreFailureTests {
   @Test
   void throttlingIsRetriedByTheStoreAloneAndNeverCalledIndeterminate() throws Exception {
     AtomicInteger requests = new AtomicInteger();
-    AzureBlobObjectStore store = storeAt(answering(503, "ServerBusy", requests), 4, Duration.ofSeconds(10));
+    AzureBlobObjectStore store = storeAt(answering(503, "ServerBusy", requests), 4, NOT_UNDER_TEST);
     assertThatThrownBy(() -> store.putIfAbsent("k", new byte[] {1}))
         .isExactlyInstanceOf(TransientStoreException.class)
         .hasMessageContaining("after 4 attempts")
@@ -89,7 +96,7 @@ class AzureBlobObjectStoreFailureTests {
   @Test
   void aServerErrorOnAWriteEndsIndeterminate() throws Exception {
     AtomicInteger requests = new AtomicInteger();
-    AzureBlobObjectStore store = storeAt(answering(500, "OperationTimedOut", requests), 3, Duration.ofSeconds(10));
+    AzureBlobObjectStore store = storeAt(answering(500, "OperationTimedOut", requests), 3, NOT_UNDER_TEST);
     assertThatThrownBy(() -> store.compareAndSwap("k", dev.objlog.store.VersionToken.of("0x1"), new byte[] {1}))
         .isInstanceOf(IndeterminateStoreException.class);
     assertThat(requests.get()).isEqualTo(3);
@@ -98,12 +105,13 @@ class AzureBlobObjectStoreFailureTests {
   @Test
   void aServerErrorOnAReadStaysTransient() throws Exception {
     AtomicInteger requests = new AtomicInteger();
-    AzureBlobObjectStore store = storeAt(answering(500, "InternalError", requests), 2, Duration.ofSeconds(10));
+    AzureBlobObjectStore store = storeAt(answering(500, "InternalError", requests), 2, NOT_UNDER_TEST);
     assertThatThrownBy(() -> store.get("k")).isExactlyInstanceOf(TransientStoreException.class);
     assertThat(requests.get()).isEqualTo(2);
   }
 
   @Test
+  @Timeout(120)
   void aWriteWhoseReplyNeverComesTimesOutAsIndeterminate() throws Exception {
     ServerSocket blackHole = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     resources.add(blackHole);
@@ -127,14 +135,14 @@ class AzureBlobObjectStoreFailureTests {
             s.close();
           }
         });
+    // The black hole never answers, so each call returns only through the request timeout: the
+    // @Timeout guards against a hang, it does not measure anything.
     AzureBlobObjectStore store = storeAt(blackHole.getLocalPort(), 2, Duration.ofMillis(500));
-    long start = System.nanoTime();
     assertThatThrownBy(() -> store.putIfAbsent("k", new byte[] {1, 2, 3}))
         .isInstanceOf(IndeterminateStoreException.class);
     assertThatThrownBy(() -> store.get("k"))
         .isExactlyInstanceOf(TransientStoreException.class)
         .hasMessageContaining("timed out");
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
   }
 
   @Test
@@ -143,7 +151,7 @@ class AzureBlobObjectStoreFailureTests {
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
     }
-    AzureBlobObjectStore store = storeAt(port, 2, Duration.ofSeconds(5));
+    AzureBlobObjectStore store = storeAt(port, 2, NOT_UNDER_TEST);
     assertThatThrownBy(() -> store.putIfAbsent("k", new byte[] {1}))
         .isExactlyInstanceOf(TransientStoreException.class)
         .satisfies(e -> assertThat(((TransientStoreException) e).mayHaveTakenEffect()).isFalse())
