@@ -61,7 +61,7 @@ final class ObservedStore extends ForwardingObjectStore {
     try {
       int want = rangeRendezvous.get();
       if (want > 0) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (rangeInFlight.get() < want && maxRangeInFlight.get() < want && System.nanoTime() < deadline) {
           Thread.onSpinWait();
           Thread.yield();
