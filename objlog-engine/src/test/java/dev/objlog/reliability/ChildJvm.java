@@ -50,7 +50,7 @@ public final class ChildJvm implements AutoCloseable {
         return true;
       }
       if (!process.isAlive() && !lines.contains(exact)) {
-        pump.join(1000);
+        pump.join(30_000); // the child is gone: the pump only has its last lines to read
         return lines.contains(exact);
       }
       Thread.sleep(5);
@@ -67,7 +67,7 @@ public final class ChildJvm implements AutoCloseable {
   public void kill() throws InterruptedException {
     process.toHandle().destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
-    pump.join(5000);
+    pump.join(30_000);
   }
 
   public int await(long seconds) throws InterruptedException {
@@ -75,7 +75,7 @@ public final class ChildJvm implements AutoCloseable {
       kill();
       throw new AssertionError("child did not finish in " + seconds + " s; output tail " + tail());
     }
-    pump.join(5000);
+    pump.join(30_000);
     return process.exitValue();
   }
 

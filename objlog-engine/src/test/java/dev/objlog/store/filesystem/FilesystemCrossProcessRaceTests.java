@@ -98,7 +98,7 @@ class FilesystemCrossProcessRaceTests {
         assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("child finished; outputs %s", outputs).isTrue();
       }
       for (Thread reader : readers) {
-        reader.join(10_000);
+        reader.join(60_000);
       }
       for (int p = 0; p < PROCESSES; p++) {
         assertThat(children.get(p).exitValue()).as("exit code; output %s", outputs.get(p)).isZero();
