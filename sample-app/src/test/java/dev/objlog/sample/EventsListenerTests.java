@@ -35,7 +35,7 @@ class EventsListenerTests {
     long before = listener.seen();
     SendResult last = null;
     for (int i = 0; i < 3; i++) {
-      last = template.send("events", "user-1", "{\"type\":\"click\",\"n\":" + i + "}").get(10, TimeUnit.SECONDS);
+      last = template.send("events", "user-1", "{\"type\":\"click\",\"n\":" + i + "}").get(30, TimeUnit.SECONDS);
     }
 
     assertThat(objlog.awaitRecords("events", last.partition(), 3))

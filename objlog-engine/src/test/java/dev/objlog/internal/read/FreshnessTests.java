@@ -154,16 +154,16 @@ class FreshnessTests {
           return p.read(0, 10, Freshness.LATEST).head().nextLsn();
         }));
       }
-      assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
       // Wait (bounded) until one caller is inside the store and every other one waits for its answer.
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!(observed.atConditionalGate.get() == 1 && othersWaitOnTheSharedRefresh(threads, callers))) {
         assertThat(System.nanoTime()).as("callers lined up in time").isLessThan(deadline);
         Thread.sleep(5);
       }
       gate.countDown();
       for (Future<Long> f : results) {
-        assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo(5);
+        assertThat(f.get(30, TimeUnit.SECONDS)).isEqualTo(5);
       }
       assertThat(store.requestCount(GET_IF_CHANGED)).as("one conditional GET for 16 callers").isEqualTo(1);
       assertThat(store.requestCount(GET)).isZero();

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class TailTests {
   private static final Duration HOUR = Duration.ofHours(1);
-  private static final long BOUND_S = 20;
+  private static final long BOUND_S = 30;
 
   @TempDir Path dir;
 

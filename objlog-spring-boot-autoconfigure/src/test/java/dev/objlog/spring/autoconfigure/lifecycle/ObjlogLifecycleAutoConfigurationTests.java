@@ -220,9 +220,9 @@ class ObjlogLifecycleAutoConfigurationTests {
   }
 
   private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("condition met within 20 s").isLessThan(deadline);
+      assertThat(System.nanoTime()).as("condition met within 30 s").isLessThan(deadline);
       Thread.sleep(20);
     }
   }

@@ -71,7 +71,7 @@ class InMemoryObjlogIsolationTests {
     void writesThreeRecords() throws Exception {
       assertThat(store).isInstanceOf(MemoryObjectStore.class);
       for (String value : new String[] {"a1", "a2", "a3"}) {
-        template.send("orders", 0, value).get(10, TimeUnit.SECONDS);
+        template.send("orders", 0, value).get(30, TimeUnit.SECONDS);
       }
       assertThat(objlog.readAll("orders")).extracting(TestRecord::valueAsString).containsExactly("a1", "a2", "a3");
     }

@@ -36,8 +36,8 @@ class ObjlogTesterTests {
 
   @Test
   void readAllReturnsEveryRecordOfAPartitionInLsnOrderWithItsKey() throws Exception {
-    template.send("orders", "customer-7", "first").get(10, TimeUnit.SECONDS);
-    int partition = template.send("orders", "customer-7", "second").get(10, TimeUnit.SECONDS).partition();
+    template.send("orders", "customer-7", "first").get(30, TimeUnit.SECONDS);
+    int partition = template.send("orders", "customer-7", "second").get(30, TimeUnit.SECONDS).partition();
 
     List<TestRecord> held = objlog.readAll("orders", partition);
     assertThat(held).extracting(TestRecord::valueAsString).containsExactly("first", "second");
@@ -56,13 +56,13 @@ class ObjlogTesterTests {
     });
     assertThat(objlog.awaitRecords("orders", 0, 5)).extracting(TestRecord::valueAsString)
         .containsExactly("r0", "r1", "r2", "r3", "r4");
-    sends.get(10, TimeUnit.SECONDS);
+    sends.get(30, TimeUnit.SECONDS);
   }
 
   @Test
   void anAwaitOnRecordsThatNeverComeFailsListingWhatThePartitionHolds() throws Exception {
     for (String value : List.of("a", "b", "c")) {
-      template.send("orders", 1, value).get(10, TimeUnit.SECONDS);
+      template.send("orders", 1, value).get(30, TimeUnit.SECONDS);
     }
     assertThatThrownBy(() -> objlog.withTimeout(NEVER).awaitRecords("orders", 1, 10))
         .isInstanceOf(AssertionError.class)
@@ -95,7 +95,7 @@ class ObjlogTesterTests {
   @Test
   void awaitCheckpointReturnsOnceTheListenerCheckpointedPastTheLsn() throws Exception {
     for (int i = 0; i < 3; i++) {
-      template.send("orders", 3, "c" + i).get(10, TimeUnit.SECONDS);
+      template.send("orders", 3, "c" + i).get(30, TimeUnit.SECONDS);
     }
     StoredCheckpoint checkpoint = objlog.awaitCheckpoint("order-listener", 3, 3);
     assertThat(checkpoint.checkpoint().nextLsn()).isEqualTo(3);
@@ -104,7 +104,7 @@ class ObjlogTesterTests {
 
   @Test
   void anAwaitOnACheckpointThatNeverComesFailsWithWhatIsStoredAndHeld() throws Exception {
-    template.send("orders", 4, "unread").get(10, TimeUnit.SECONDS);
+    template.send("orders", 4, "unread").get(30, TimeUnit.SECONDS);
     assertThatThrownBy(() -> objlog.withTimeout(NEVER).awaitCheckpoint("idle-listener", 4, 1))
         .isInstanceOf(AssertionError.class)
         .hasMessageStartingWith("expected listener 'idle-listener' to checkpoint partition 4 of stream 'orders' at"

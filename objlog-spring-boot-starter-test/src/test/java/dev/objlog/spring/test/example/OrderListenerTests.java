@@ -27,7 +27,7 @@ class OrderListenerTests {
   @Test
   void theListenerGetsEveryOrderInOrder() throws Exception {
     for (int i = 0; i < 10; i++) {
-      template.send("orders", 2, "order-" + i).get(10, TimeUnit.SECONDS);
+      template.send("orders", 2, "order-" + i).get(30, TimeUnit.SECONDS);
     }
 
     assertThat(objlog.awaitRecords("orders", 2, 10))
