@@ -44,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ObjlogTester {
   /** How long awaits wait unless {@link #withTimeout} says otherwise. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
   /** Most records a failure message lists (the newest ones when there are more). */
   static final int LISTED_RECORDS = 20;
