@@ -70,11 +70,12 @@ public final class Objlog implements AutoCloseable {
     if (scheduler != null) {
       // a caller's scheduler runs everything, store I/O included, unless the caller gave a pool for that
       Executor storeIo = options.storeIoExecutor();
-      return new Objlog(new LogRuntime(store, canonical, options, scheduler, storeIo != null ? storeIo : scheduler),
-          null);
+      return new Objlog(new LogRuntime(store, canonical, options, scheduler, storeIo != null ? storeIo : scheduler,
+          options.memoryBudget().pool()), null);
     }
     ExecutorService storeIo = newStoreIo(canonical);
-    return new Objlog(new LogRuntime(store, canonical, options, newScheduler(canonical), storeIo), storeIo);
+    return new Objlog(new LogRuntime(store, canonical, options, newScheduler(canonical), storeIo,
+        options.memoryBudget().pool()), storeIo);
   }
 
   /** {@link #open(ObjectStore, String, ObjlogOptions)} with default options. */

@@ -50,6 +50,9 @@ import org.jspecify.annotations.Nullable;
  *     a test reproducible (the deterministic simulation does, together with the clock, ticker,
  *     sleeper and scheduler): two processes writing one stream with equally seeded generators could draw equal
  *     uuids.
+ * @param memoryBudget the memory envelope this log's writers draw their pending bytes from; share
+ *     one among all logs of a process. Default {@link MemoryBudget#processDefault()}, so logs opened
+ *     with default options share one budget instead of each getting its own
  */
 public record ObjlogOptions(
     String prefix,
@@ -65,7 +68,8 @@ public record ObjlogOptions(
     @Nullable ScheduledExecutorService scheduler,
     @Nullable Executor storeIoExecutor,
     MeterRegistry meterRegistry,
-    RandomGenerator random) {
+    RandomGenerator random,
+    MemoryBudget memoryBudget) {
 
   public ObjlogOptions {
     Objects.requireNonNull(prefix, "prefix");
@@ -76,6 +80,7 @@ public record ObjlogOptions(
     Objects.requireNonNull(sleeper, "sleeper");
     Objects.requireNonNull(meterRegistry, "meterRegistry");
     Objects.requireNonNull(random, "random");
+    Objects.requireNonNull(memoryBudget, "memoryBudget");
     checkPrefix("prefix", prefix);
     checkPrefix("catalogPrefix", catalogPrefix);
     checkPrefix("segmentRootPrefix", segmentRootPrefix);
@@ -137,7 +142,8 @@ public record ObjlogOptions(
         .scheduler(scheduler)
         .storeIoExecutor(storeIoExecutor)
         .meterRegistry(meterRegistry)
-        .random(random);
+        .random(random)
+        .memoryBudget(memoryBudget);
   }
 
   /** Shared by default so that equal settings still give equal options. */
@@ -159,6 +165,7 @@ public record ObjlogOptions(
     private @Nullable Executor storeIoExecutor;
     private MeterRegistry meterRegistry = new CompositeMeterRegistry();
     private @Nullable RandomGenerator random;
+    private @Nullable MemoryBudget memoryBudget;
 
     private Builder() {}
 
@@ -232,10 +239,17 @@ public record ObjlogOptions(
       return this;
     }
 
+    /** See {@link ObjlogOptions#memoryBudget()}: pass the one budget of your process. */
+    public Builder memoryBudget(MemoryBudget value) {
+      memoryBudget = value;
+      return this;
+    }
+
     public ObjlogOptions build() {
       return new ObjlogOptions(prefix, catalogPrefix, segmentRootPrefix, leafLimit, indexLimit,
           pageCacheBytes, maxCachedHeads, clock, ticker, sleeper, scheduler, storeIoExecutor, meterRegistry,
-          random != null ? random : DEFAULT_RANDOM);
+          random != null ? random : DEFAULT_RANDOM,
+          memoryBudget != null ? memoryBudget : MemoryBudget.processDefault());
     }
   }
 }

@@ -2,9 +2,10 @@ package dev.objlog;
 
 /**
  * A single record is so large that a segment holding only it could never fit the writer's pending
- * budget ({@link WriterOptions.BackpressurePolicy#maxPendingBytes()}), so waiting would never
- * help. The record was not accepted and the writer stays usable; raise the budget or split the
- * record.
+ * budget ({@link WriterOptions.BackpressurePolicy#maxPendingBytes()}) or what the writer can ever
+ * hold of its {@link MemoryBudget} (its reservation plus all that other writers have not reserved),
+ * so waiting would never help. The record was not accepted and the writer stays usable; raise the
+ * budget the message names or split the record.
  *
  * <p>Thread-safety: immutable once thrown.
  */

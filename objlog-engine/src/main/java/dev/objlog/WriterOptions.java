@@ -119,7 +119,9 @@ public record WriterOptions(
   /**
    * Bounds segments cut but not yet committed: at most {@code maxPendingSegments} of them, whose
    * worst-case encoded sizes sum to at most {@code maxPendingBytes} (the batch being built counts
-   * too). A cut that does not fit waits (or fails, with {@code failWhenFull}).
+   * too). A cut that does not fit waits (or fails, with {@code failWhenFull}). These bytes are also
+   * drawn from the log's {@link MemoryBudget}, shared with other writers: beyond the writer's
+   * reservation they wait (or fail) for the budget too.
    *
    * @param maxPendingSegments default 4
    * @param maxPendingBytes default 256 MiB

@@ -9,6 +9,8 @@ import dev.objlog.format.key.StreamIds;
 import dev.objlog.internal.catalog.CatalogOptions;
 import dev.objlog.internal.catalog.CatalogStore;
 import dev.objlog.internal.catalog.PartitionCatalog;
+import dev.objlog.internal.memory.MemoryMeters;
+import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.internal.metrics.MetricNames;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.Ticker;
@@ -38,22 +40,25 @@ public final class LogRuntime {
   private final ObjlogOptions options;
   private final ScheduledExecutorService scheduler;
   private final Executor storeIo;
+  private final MemoryPool memory;
   private final LocalCommitBus commitBus;
   private final Map<Integer, PartitionCatalog> catalogs = new ConcurrentHashMap<>();
 
   /** A runtime whose blocking store requests run on {@code scheduler} too. */
   public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,
-      ScheduledExecutorService scheduler) {
-    this(store, canonicalStreamId, options, scheduler, scheduler);
+      ScheduledExecutorService scheduler, MemoryPool memory) {
+    this(store, canonicalStreamId, options, scheduler, scheduler, memory);
   }
 
   /**
    * @param storeIo where writers run work that blocks on the store (segment uploads, head swaps),
    *     so that a slow store does not hold the scheduler threads that seal blocks
+   * @param memory the pool of the options' {@code MemoryBudget}, which writers draw from
    */
   public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,
-      ScheduledExecutorService scheduler, Executor storeIo) {
+      ScheduledExecutorService scheduler, Executor storeIo, MemoryPool memory) {
     this.store = store;
+    this.memory = memory;
     this.streamId = canonicalStreamId;
     this.options = options;
     this.scheduler = scheduler;
@@ -68,6 +73,7 @@ public final class LogRuntime {
         .sleeper(options.sleeper())
         .build());
     this.commitBus = LocalCommitBus.of(store);
+    MemoryMeters.bind(options.meterRegistry(), memory);
   }
 
   public ObjectStore store() {
@@ -81,6 +87,11 @@ public final class LogRuntime {
 
   public KeyPrefixes prefixes() {
     return prefixes;
+  }
+
+  /** The memory pool of the log's {@code MemoryBudget}, shared with every log on the same budget. */
+  public MemoryPool memory() {
+    return memory;
   }
 
   public ObjlogOptions options() {

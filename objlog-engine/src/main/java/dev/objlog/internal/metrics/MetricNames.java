@@ -35,6 +35,16 @@ public final class MetricNames {
   /** Counter: terminal writer failures, tagged with {@link #TAG_OUTCOME} (the failure kind). */
   public static final String WRITER_FAILURES = "objlog.writer.failures";
 
+  // memory budget (no stream or partition tags: one budget spans logs)
+  /** Gauge: the memory budget's size in bytes. */
+  public static final String MEMORY_BUDGET = "objlog.memory.budget";
+  /** Gauge: bytes writers hold from the budget now. */
+  public static final String MEMORY_USED = "objlog.memory.used";
+  /** Gauge: bytes guaranteed to the open writers. */
+  public static final String MEMORY_RESERVED = "objlog.memory.reserved";
+  /** Function counter: seconds writers waited for the budget, summed. */
+  public static final String MEMORY_WRITER_WAIT = "objlog.memory.writer.wait";
+
   // reader
   /** Timer: one read call. */
   public static final String READER_READ = "objlog.reader.read";

@@ -20,6 +20,8 @@ import dev.objlog.format.segment.RawBlock;
 import dev.objlog.format.segment.RecordHeader;
 import dev.objlog.format.segment.SegmentEncoder;
 import dev.objlog.format.segment.SegmentEncoderOptions;
+import dev.objlog.format.segment.SegmentFormat;
+import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.store.Ticker;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -45,6 +47,13 @@ import org.jspecify.annotations.Nullable;
  * yet committed ({@code maxPendingSegments}, {@code maxPendingBytes} worst-case bytes, the batch
  * being built included). Framing a record is all {@code append} does under the lock; full blocks
  * and the cut's last block go to the {@link SegmentPipeline}.
+ *
+ * <p>The same worst-case bytes (cut segments plus the batch being built) are held in the writer's
+ * account of the shared {@link MemoryPool}: it grows before a record is framed and shrinks as
+ * segments commit or fail; the account closes (returning its reservation) once the writer is closed
+ * or failed and nothing of it is pending. When the pool cannot lend more, a batch being built is
+ * cut first (its bytes are already held) and a new batch waits for the pool, or fails with {@code
+ * failWhenFull}, like the per-writer limit.
  *
  * <p>It also keeps the queue of cut segments in cut order, which the {@link Publisher} takes ready
  * groups from and the writer's terminal failure empties, and the writer's accept gate (closed,
@@ -77,6 +86,8 @@ final class Batcher {
   private final ReentrantLock lock;
   /** Signalled whenever capacity frees up or the writer stops. */
   private final Condition changed;
+  /** This writer's share of the log's memory budget. */
+  private final MemoryPool.Account memory;
 
   // Guarded by lock.
   private long nextLsn;
@@ -92,7 +103,7 @@ final class Batcher {
   Batcher(int partition, long epoch, byte[] writerTag, WriterOptions options, PartitionKeys keys,
       RandomGenerator random, Clock clock, Ticker ticker, ScheduledExecutorService scheduler,
       SegmentPipeline pipeline, WriterMeters meters, BiConsumer<ObjlogException, String> fail,
-      ReentrantLock lock, Condition changed, long nextLsn, long lastTimestamp) {
+      ReentrantLock lock, Condition changed, MemoryPool.Account memory, long nextLsn, long lastTimestamp) {
     this.partition = partition;
     this.epoch = epoch;
     this.writerTag = writerTag;
@@ -107,8 +118,20 @@ final class Batcher {
     this.fail = fail;
     this.lock = lock;
     this.changed = changed;
+    this.memory = memory;
     this.nextLsn = nextLsn;
     this.lastTimestamp = lastTimestamp;
+  }
+
+  /**
+   * The bytes a writer's reservation covers: its largest possible record as a segment of its own
+   * plus one block of the next batch, but no more than its own pending limit.
+   */
+  static long reservation(WriterOptions options) {
+    WriterOptions.Pipeline p = options.pipeline();
+    long maxRecord = 16L + 2 + SegmentFormat.MAX_RECORD_HEADER_BYTES + SegmentFormat.MAX_RECORD_VALUE_LEN;
+    long wanted = SegmentEncoder.worstCaseSegmentSize(1, maxRecord, p.blockBytes(), p.codec()) + p.blockBytes();
+    return Math.min(options.backpressure().maxPendingBytes(), wanted);
   }
 
   // ------------------------------------------------------------------ append
@@ -120,6 +143,13 @@ final class Batcher {
     if (alone > budget.maxPendingBytes()) {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
           + alone + " bytes as a segment, over the pending budget of " + budget.maxPendingBytes() + " bytes");
+    }
+    long ceiling = memory.ceiling();
+    if (alone > ceiling) {
+      throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
+          + alone + " bytes as a segment, more than this writer can ever hold of the memory budget ("
+          + ceiling + " of its " + memory.pool().capacity() + " bytes, the rest reserved by other writers);"
+          + " raise the memory budget (ObjlogOptions.memoryBudget, objlog.memory.budget) or split the record");
     }
     List<RecordHeader> headers = recordHeaders(record);
     // A read-only view: the value is copied once, into the block, not cloned first.
@@ -141,9 +171,18 @@ final class Batcher {
           cutLocked(true, budget.failWhenFull());
           continue;
         }
+        if (batch != null && !memory.growTo(pendingBytes + worstCase(batch.records + 1, batch.rawBytes + size))) {
+          // Its bytes are held already: cutting moves them towards a commit that returns them.
+          cutLocked(true, budget.failWhenFull());
+          continue;
+        }
         if (batch == null) {
           if (pendingBytes + alone > budget.maxPendingBytes()) {
             awaitCapacity(budget.failWhenFull());
+            continue;
+          }
+          if (!memory.growTo(pendingBytes + alone)) {
+            awaitMemory(budget.failWhenFull(), alone);
             continue;
           }
           batch = newBatch();
@@ -153,6 +192,7 @@ final class Batcher {
         try {
           full = batch.builder.append(lsn, record.timestampMs(), headers, value);
         } catch (InvalidArgumentException e) {
+          syncMemoryLocked();
           throw e;
         } catch (RuntimeException e) {
           ObjlogException cause = new ObjlogException("writer: encoding a record failed: " + e.getMessage(), e);
@@ -314,6 +354,49 @@ final class Batcher {
     }
   }
 
+  /**
+   * Waits until the memory pool may have room, with the writer lock released meanwhile (the pool
+   * never takes a writer's lock, so waking never needs it); the caller looks again.
+   */
+  private void awaitMemory(boolean failWhenFull, long needed) {
+    if (failWhenFull) {
+      throw new WriterBackpressureException("the memory budget is exhausted (" + memory.pool().held()
+          + " of " + memory.pool().capacity() + " bytes held by writers); the writer of partition "
+          + Integer.toUnsignedString(partition) + " needs " + needed + " more bytes; retry later");
+    }
+    MemoryPool pool = memory.pool();
+    long seen = pool.generation();
+    int holds = lock.getHoldCount();
+    for (int i = 0; i < holds; i++) {
+      lock.unlock();
+    }
+    long started = ticker.read();
+    try {
+      pool.awaitChange(seen);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new WriterBackpressureException("interrupted while waiting for the memory budget");
+    } finally {
+      pool.recordWait(ticker.read() - started);
+      for (int i = 0; i < holds; i++) {
+        lock.lock();
+      }
+    }
+  }
+
+  /**
+   * Lets the account hold only what is pending now; once the writer is closed or failed and
+   * nothing is pending, closes it, returning the reservation.
+   */
+  private void syncMemoryLocked() {
+    Segment batch = active;
+    if (closed && batch == null && pending.isEmpty()) {
+      memory.close();
+      return;
+    }
+    memory.shrinkTo(pendingBytes + (batch == null ? 0 : batch.estimate));
+  }
+
   private void doCut(Segment batch) {
     active = null;
     if (batch.ageTimer != null) {
@@ -365,6 +448,7 @@ final class Batcher {
       }
       s.stage = outcome;
     }
+    syncMemoryLocked();
     changed.signalAll();
   }
 
@@ -413,6 +497,8 @@ final class Batcher {
         dropped.add(s);
       }
     }
+    syncMemoryLocked();
+    memory.pool().wakeAll();
     changed.signalAll();
     return first;
   }
@@ -443,6 +529,8 @@ final class Batcher {
 
   void closeLocked() {
     closed = true;
+    syncMemoryLocked();
+    memory.pool().wakeAll();
   }
 
   @Nullable ObjlogException failureLocked() {

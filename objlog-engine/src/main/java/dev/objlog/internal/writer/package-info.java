@@ -75,7 +75,10 @@
  * its cut, so every retry re-sends the same object and a range is never minted twice; every
  * publish goes through the fenced session, so a superseded writer cannot write behind its
  * successor; at most {@code maxPendingSegments} segments and {@code maxPendingBytes} worst-case
- * bytes (the batch being built included) are pending, and the pipeline's memory (raw blocks
+ * bytes (the batch being built included) are pending, and those worst-case bytes are held in the
+ * writer's account of the log's {@code MemoryPool} (reservation first, then borrowed; returned as
+ * segments commit or fail, the reservation when the writer is closed or failed and nothing of it is
+ * pending), and the pipeline's memory (raw blocks
  * waiting for or being sealed, sealed blocks retained for a restart) is within those worst-case
  * bytes; blocks of a segment reach its upload strictly in order; futures of one segment complete together,
  * with the head that committed it.
@@ -83,7 +86,9 @@
  * <p><b>Error contract</b>: rejected input ({@link dev.objlog.InvalidArgumentException}, {@link
  * dev.objlog.TimestampOrderException}, {@link dev.objlog.RecordExceedsPendingBudgetException},
  * {@link dev.objlog.WriterBackpressureException}, {@link dev.objlog.LsnSpaceExhaustedException})
- * accepts nothing and leaves the writer usable. Retryable inside the writer: transient upload
+ * accepts nothing and leaves the writer usable; a full memory budget is backpressure like a full
+ * writer (wait, or {@code WriterBackpressureException} with {@code failWhenFull}), and a record
+ * larger than the writer can ever hold of it is {@code RecordExceedsPendingBudgetException}. Retryable inside the writer: transient upload
  * failures (until {@code segmentFinalize}) and {@link dev.objlog.store.TransientStoreException}
  * from a publish (same group, until {@code catalogPublish}). Terminal: {@link
  * dev.objlog.StaleWriterException}, {@link dev.objlog.CommitIndeterminateException} (maybe

@@ -74,7 +74,7 @@ final class WriterParts implements AutoCloseable {
         meters, lock, this::fail, this::failure, this::onReady);
     this.batcher = new Batcher(PARTITION, epoch, tag, options, runtime.catalog(PARTITION).keys(),
         new SplittableRandom(16), clock, ticker, scheduler, pipeline, meters, this::fail, lock, lock.newCondition(),
-        head.nextLsn(), last != null ? last.maxTimestampMs() : Long.MIN_VALUE);
+        runtime.memory().open(Batcher.reservation(options)), head.nextLsn(), last != null ? last.maxTimestampMs() : Long.MIN_VALUE);
     this.publisher = new Publisher(session, runtime.catalog(PARTITION).keys(), runtime.commitBus(), storeIo,
         scheduler, ticker, options.timeouts(), meters, batcher, lock, this::fail);
   }

@@ -1,5 +1,7 @@
 package dev.objlog.spring.autoconfigure;
 
+import dev.objlog.InvalidArgumentException;
+import dev.objlog.MemoryBudget;
 import dev.objlog.WriterOptions;
 import dev.objlog.spring.core.WriterLeaseSettings;
 import dev.objlog.format.key.StreamIds;
@@ -63,6 +65,9 @@ public class ObjlogProperties implements InitializingBean {
   /** What the objlog health indicator reports. */
   private final Health health = new Health();
 
+  /** The one memory budget every stream of this application draws from. */
+  private final Memory memory = new Memory();
+
   public Store getStore() {
     return store;
   }
@@ -81,6 +86,10 @@ public class ObjlogProperties implements InitializingBean {
 
   public Health getHealth() {
     return health;
+  }
+
+  public Memory getMemory() {
+    return memory;
   }
 
   /**
@@ -1140,6 +1149,52 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setStoreUnreachableThreshold(Duration storeUnreachableThreshold) {
       this.storeUnreachableThreshold = storeUnreachableThreshold;
+    }
+  }
+
+  /** The memory budget shared by the writers of every configured stream. */
+  public static class Memory {
+
+    /**
+     * Size of the one memory budget all streams share: a size such as 256MB, or a share of the
+     * heap such as 25%. Unset: 25% of the maximum heap, at least 32MB and at most 2GB. Each
+     * partition writer is guaranteed one maximum record plus one block of it and borrows the rest.
+     */
+    private @Nullable String budget;
+
+    public @Nullable String getBudget() {
+      return budget;
+    }
+
+    public void setBudget(@Nullable String budget) {
+      this.budget = budget;
+    }
+
+    /**
+     * The budget these properties describe, new on each call.
+     *
+     * @throws ObjlogConfigurationException naming {@code objlog.memory.budget} when the value is
+     *     neither a size nor a percentage
+     */
+    public MemoryBudget toMemoryBudget() {
+      String value = budget == null ? "" : budget.trim();
+      if (value.isEmpty()) {
+        return MemoryBudget.heapDefault();
+      }
+      String problem;
+      try {
+        if (value.endsWith("%")) {
+          return MemoryBudget.ofHeapPercent(Double.parseDouble(value.substring(0, value.length() - 1).trim()));
+        }
+        return MemoryBudget.ofBytes(DataSize.parse(value).toBytes());
+      } catch (InvalidArgumentException e) {
+        problem = "'" + value + "' is not a usable memory budget: " + e.getMessage() + ".";
+      } catch (IllegalArgumentException e) {
+        problem = "'" + value + "' is neither a size nor a percentage of the heap.";
+      }
+      throw new ObjlogConfigurationException("objlog.memory.budget", problem,
+          "Set objlog.memory.budget to a size such as 256MB or a share of the heap such as 25%"
+              + " (above 0, at most 100), or remove it for the default (25% of the heap, 32MB to 2GB).");
     }
   }
 }

@@ -23,6 +23,7 @@ final class ObjlogPropertiesChecks {
     checkSizes(properties.getStore());
     checkReader(properties.getReader());
     checkHealth(properties.getHealth());
+    properties.getMemory().toMemoryBudget(); // throws naming objlog.memory.budget
   }
 
   private static void checkStreams(ObjlogProperties properties) {

@@ -1,5 +1,6 @@
 package dev.objlog.spring.autoconfigure.streams;
 
+import dev.objlog.MemoryBudget;
 import dev.objlog.Objlog;
 import dev.objlog.ObjlogOptions;
 import dev.objlog.coordination.LeaseStore;
@@ -43,6 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  * a plain {@link Objlog} bean when exactly one stream is configured, and the {@link ObjlogTemplate}.
  * Logs record their meters in the application's {@link MeterRegistry} when there is exactly one,
  * and measure elapsed time on the application's {@link Ticker} bean when there is exactly one.
+ * Every log draws from the context's one {@link MemoryBudget} bean.
  */
 @AutoConfiguration(
     after = ObjlogStoreAutoConfiguration.class,
@@ -54,11 +56,22 @@ import tools.jackson.databind.json.JsonMapper;
 @EnableConfigurationProperties(ObjlogProperties.class)
 public final class ObjlogStreamsAutoConfiguration {
 
+  /**
+   * The application context's one memory budget ({@code objlog.memory.budget}), passed to every
+   * stream's log; an application may give its own {@link MemoryBudget} bean instead.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  MemoryBudget objlogMemoryBudget(ObjlogProperties properties) {
+    return properties.getMemory().toMemoryBudget();
+  }
+
   @Bean
   @ConditionalOnMissingBean
   ObjlogStreams objlogStreams(ObjectStore store, ObjlogProperties properties,
-      ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<Ticker> ticker) {
-    ObjlogOptions.Builder options = ObjlogOptions.builder().prefix(properties.getStore().getPrefix());
+      ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<Ticker> ticker, MemoryBudget memoryBudget) {
+    ObjlogOptions.Builder options = ObjlogOptions.builder().prefix(properties.getStore().getPrefix())
+        .memoryBudget(memoryBudget);
     MeterRegistry registry = meterRegistry.getIfUnique();
     if (registry != null) {
       options.meterRegistry(registry);

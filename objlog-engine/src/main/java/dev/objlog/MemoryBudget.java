@@ -1,0 +1,144 @@
+package dev.objlog;
+
+import dev.objlog.internal.memory.MemoryPool;
+import java.time.Duration;
+
+/**
+ * One envelope of memory shared by every log opened with it: today the pending bytes of all its
+ * partition writers (worst-case bytes of batches being built and of segments cut but not yet
+ * committed); the caches are to draw from it too.
+ *
+ * <p>Each partition writer, when it opens, is guaranteed a <b>reservation</b> of one maximum record
+ * plus one block (capped by its {@link WriterOptions.BackpressurePolicy#maxPendingBytes()}), which
+ * no other writer can take. What a writer holds beyond its reservation is <b>borrowed</b> from the
+ * part of the budget no reservation covers and goes back when its segments commit or fail. When
+ * nothing is left to borrow the writer applies its backpressure policy: it waits, interruptibly,
+ * or throws {@link WriterBackpressureException} with {@code failWhenFull}; a record that could not
+ * fit even with everything the budget can ever lend it throws {@link
+ * RecordExceedsPendingBudgetException}. The per-writer {@code maxPendingBytes} and {@code
+ * maxPendingSegments} still cap each writer. Reservations never sum past the budget: a writer
+ * opened when they already fill it gets what is left (possibly nothing) and borrows the rest, so
+ * size the budget for at least one reservation per partition writer of the process.
+ *
+ * <p>Pass one budget to every {@link ObjlogOptions} of a process (the Spring starter makes one per
+ * application context, property {@code objlog.memory.budget}). Options built without one share
+ * {@link #processDefault()}, so opening many logs with default options still gives one envelope.
+ *
+ * <p>Thread-safety: safe for concurrent use; every figure is a snapshot.
+ */
+public final class MemoryBudget {
+  /** Share of {@link Runtime#maxMemory()} the default budget takes. */
+  public static final int DEFAULT_HEAP_PERCENT = 25;
+  /**
+   * The default is never smaller: 32 MiB holds the reservations of a handful of writers with the
+   * default 1 MiB blocks and records up to 4 MiB, so a small JVM (or an unlimited-looking
+   * container with a tiny heap) still writes, rather than making every writer wait.
+   */
+  public static final long DEFAULT_FLOOR_BYTES = 32L << 20;
+  /**
+   * The default is never larger: 2 GiB of pending segments is far more than it takes to keep
+   * uploads busy (throughput comes from parallel uploads, not from queueing), and beyond it a large
+   * heap is better left to the application and the collector than held as a write queue.
+   */
+  public static final long DEFAULT_CEILING_BYTES = 2L << 30;
+
+  private static final class ProcessDefault {
+    static final MemoryBudget INSTANCE = heapDefault();
+  }
+
+  private final MemoryPool pool;
+  private final String origin;
+
+  private MemoryBudget(long bytes, String origin) {
+    this.pool = new MemoryPool(bytes);
+    this.origin = origin;
+  }
+
+  /**
+   * A budget of exactly {@code bytes}.
+   *
+   * @throws InvalidArgumentException if {@code bytes} is not positive
+   */
+  public static MemoryBudget ofBytes(long bytes) {
+    if (bytes < 1) {
+      throw new InvalidArgumentException("a memory budget must be positive, was " + bytes + " bytes");
+    }
+    return new MemoryBudget(bytes, bytes + " bytes");
+  }
+
+  /**
+   * A budget of {@code percent} of {@link Runtime#maxMemory()} (no floor or ceiling: you asked for
+   * this share).
+   *
+   * @throws InvalidArgumentException if {@code percent} is not above 0 and at most 100
+   */
+  public static MemoryBudget ofHeapPercent(double percent) {
+    if (!(percent > 0 && percent <= 100)) {
+      throw new InvalidArgumentException("a memory budget's share of the heap must be above 0 and at most 100 %,"
+          + " was " + percent);
+    }
+    long bytes = Math.max(1, (long) (Runtime.getRuntime().maxMemory() * (percent / 100.0)));
+    return new MemoryBudget(bytes, percent + " % of the heap");
+  }
+
+  /**
+   * A new budget of the default size, {@link #defaultBytes(long)} of this JVM's {@link
+   * Runtime#maxMemory()}.
+   */
+  public static MemoryBudget heapDefault() {
+    return new MemoryBudget(defaultBytes(Runtime.getRuntime().maxMemory()),
+        DEFAULT_HEAP_PERCENT + " % of the heap, within [32 MiB, 2 GiB]");
+  }
+
+  /**
+   * {@value #DEFAULT_HEAP_PERCENT} % of {@code maxMemory}, but at least {@link
+   * #DEFAULT_FLOOR_BYTES} and at most {@link #DEFAULT_CEILING_BYTES}.
+   */
+  public static long defaultBytes(long maxMemory) {
+    long share = maxMemory == Long.MAX_VALUE ? DEFAULT_CEILING_BYTES : maxMemory / 100 * DEFAULT_HEAP_PERCENT + maxMemory % 100 * DEFAULT_HEAP_PERCENT / 100;
+    return Math.max(DEFAULT_FLOOR_BYTES, Math.min(DEFAULT_CEILING_BYTES, share));
+  }
+
+  /**
+   * The budget every {@link ObjlogOptions} built without one shares: created at first use with
+   * {@link #heapDefault()}, one per class loader. A fallback, not a registry: nothing looks it up
+   * but the options builder.
+   */
+  public static MemoryBudget processDefault() {
+    return ProcessDefault.INSTANCE;
+  }
+
+  /** The budget's size in bytes. */
+  public long capacityBytes() {
+    return pool.capacity();
+  }
+
+  /** Bytes held now by every writer on this budget (worst-case pending bytes). */
+  public long usedBytes() {
+    return pool.held();
+  }
+
+  /** Bytes guaranteed to the open writers, used or not. */
+  public long reservedBytes() {
+    return pool.reserved();
+  }
+
+  /** Bytes writers hold beyond their reservations. */
+  public long borrowedBytes() {
+    return pool.borrowed();
+  }
+
+  /** Time writers spent waiting for this budget so far, summed over all writers. */
+  public Duration writerWaitTime() {
+    return Duration.ofNanos(pool.waitNanos());
+  }
+
+  MemoryPool pool() {
+    return pool;
+  }
+
+  @Override
+  public String toString() {
+    return "MemoryBudget[" + pool.capacity() + " bytes (" + origin + "), used " + usedBytes() + "]";
+  }
+}
