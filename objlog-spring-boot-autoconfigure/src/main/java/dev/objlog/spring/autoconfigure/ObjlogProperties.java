@@ -622,7 +622,10 @@ public class ObjlogProperties implements InitializingBean {
      */
     private @Nullable String streamId;
 
-    /** Number of partitions, 1 to 4096. Fixed for the life of the stream. */
+    /**
+     * Number of partitions, 1 to 4096. Fixed for the life of the stream: startup fails when the
+     * bucket says otherwise (a recorded count, or a partition past this count).
+     */
     private int partitions = 1;
 
     /** How this instance writes the stream through the ObjlogTemplate. */

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -90,6 +91,27 @@ public final class StreamAutoCreator {
   }
 
   /**
+   * The partition count recorded for a stream, if any; reads the record and never writes it.
+   * Any stream id may be asked, also one configured under {@code objlog.streams}.
+   *
+   * @throws CorruptObjectException for a record that is not one
+   */
+  public OptionalInt recordedPartitions(String streamId) {
+    String canonical = StreamIds.canonical(streamId);
+    return document(canonical).read().map(r -> OptionalInt.of(r.partitions())).orElse(OptionalInt.empty());
+  }
+
+  /** Whether the stream's partition {@code partition} has a catalog head (was ever written). */
+  public boolean partitionExists(String streamId, int partition) {
+    return store.head(PartitionKeys.of(prefixes, StreamIds.canonical(streamId), partition).head()).isPresent();
+  }
+
+  private CasDocument<Recorded> document(String streamId) {
+    return new CasDocument<>(store, recordKey(streamId), "stream partition count record",
+        CasDocument.Codec.of(bytes -> decode(bytes, streamId), StreamAutoCreator::encode), RETRIES);
+  }
+
+  /**
    * The stream named {@code name}, with its agreed partition count, recorded if it was not.
    *
    * @throws InvalidArgumentException for a name that cannot be a stream's
@@ -103,8 +125,7 @@ public final class StreamAutoCreator {
     String streamId = StreamIds.canonical(name);
     PartitionKeys partition0 = PartitionKeys.of(prefixes, streamId, 0);
     String key = partition0.catalogDir() + RECORD_NAME;
-    CasDocument<Recorded> record = new CasDocument<>(store, key, "stream partition count record",
-        CasDocument.Codec.of(bytes -> decode(bytes, streamId), StreamAutoCreator::encode), RETRIES);
+    CasDocument<Recorded> record = document(streamId);
     int partitions = record.update((Optional<Recorded> stored) -> {
       if (stored.isPresent()) {
         int recorded = stored.get().partitions();

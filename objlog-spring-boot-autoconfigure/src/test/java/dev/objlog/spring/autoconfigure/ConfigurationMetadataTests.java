@@ -88,6 +88,17 @@ class ConfigurationMetadataTests {
 
   private static final String DEFAULTS_WRITER = "objlog.defaults.writer.";
 
+  @Test
+  void theDefaultsOfAutoCreatedStreamsAreTheCountAndTheWriterWhileReadersShareObjlogReader() {
+    // Reader settings are not per stream, so objlog.reader.* is the reader of every stream and
+    // objlog.defaults has no reader of its own (docs/SPRING.md, "Streams that are not configured").
+    assertThat(properties.keySet().stream().filter(n -> n.startsWith("objlog.defaults."))
+        .filter(n -> !n.startsWith(DEFAULTS_WRITER)))
+        .containsExactlyInAnyOrder("objlog.defaults.auto-create", "objlog.defaults.partitions");
+    assertThat(properties.keySet()).contains("objlog.reader.block-cache-size", "objlog.reader.poll-interval");
+    assertThat(streamProperties().keySet()).noneMatch(n -> n.startsWith("reader."));
+  }
+
   /** The metadata writes 4.0 as 4: compare numbers as numbers. */
   private static String sameNumber(String value) {
     return value.matches("-?\\d+(\\.\\d+)?") ? new java.math.BigDecimal(value).stripTrailingZeros().toPlainString() : value;

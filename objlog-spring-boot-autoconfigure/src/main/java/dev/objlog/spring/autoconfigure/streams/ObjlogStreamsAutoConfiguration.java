@@ -91,6 +91,13 @@ public final class ObjlogStreamsAutoConfiguration {
     return new ObjlogStreams(store, streams, options.build(), properties.getReader().toReaderOptions(), autoCreator);
   }
 
+  /** Refuses at startup a configured partition count that the bucket contradicts. */
+  @Bean
+  ConfiguredStreamPartitionsCheck objlogConfiguredStreamPartitionsCheck(ObjectProvider<ObjlogStreams> streams,
+      ObjlogProperties properties) {
+    return new ConfiguredStreamPartitionsCheck(streams, properties);
+  }
+
   /** The one stream's log, when exactly one is configured; {@link ObjlogStreams} closes it. */
   @Bean(destroyMethod = "")
   @ConditionalOnMissingBean

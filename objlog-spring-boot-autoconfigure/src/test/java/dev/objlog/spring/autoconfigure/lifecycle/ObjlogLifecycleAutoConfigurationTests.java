@@ -173,6 +173,39 @@ class ObjlogLifecycleAutoConfigurationTests {
         });
   }
 
+  @Test
+  void theScheduleAppliesAndReclaimsRetentionOfAnAutoCreatedStreamOpenedHere() {
+    runner.withUserConfiguration(VirtualTime.class)
+        .withPropertyValues("objlog.lifecycle.enabled=true", "objlog.lifecycle.interval=1h",
+            "objlog.lifecycle.delete-delay=1h", "objlog.defaults.auto-create=true",
+            "objlog.defaults.partitions=2", "objlog.defaults.writer.batch.max-records=1")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          ObjlogTemplate template = context.getBean(ObjlogTemplate.class);
+          for (int i = 0; i < 5; i++) {
+            template.send("events", 1, "r" + i).get(30, TimeUnit.SECONDS); // one segment per record
+          }
+          ObjlogStreams streams = context.getBean(ObjlogStreams.class);
+          ObjlogLifecycleScheduler scheduler = context.getBean(ObjlogLifecycleScheduler.class);
+          // Retention requested by hand (no policy: auto-created streams have none) is applied by
+          // the schedule through this instance's writer of the auto-created stream.
+          context.getBean(ObjlogMaintenance.class).requestRetention("events", 1, 3);
+          ObjlogLifecycleScheduler.Run applied = scheduler.runNow();
+          assertThat(applied.retentionApplied()).isEqualTo(1);
+          assertThat(applied.reclaim()).containsKeys("orders", "events");
+          assertThat(streams.reader("events").partition(1).head(Freshness.LATEST).oldestLsn()).isEqualTo(3);
+
+          // After the delete delay (virtual time) the schedule's reclaim deletes the trimmed segments.
+          MeterRegistry meters = context.getBean(MeterRegistry.class);
+          assertThat(deleted(meters)).isZero();
+          context.getBean(MutableClock.class).advance(Duration.ofHours(2).toMillis());
+          ObjlogLifecycleScheduler.Run reclaimed = scheduler.runNow();
+          assertThat(reclaimed.failures()).isZero();
+          assertThat(deleted(meters)).isGreaterThanOrEqualTo(3);
+          assertThat(streams.reader("events").partition(1).head(Freshness.LATEST).nextLsn()).isEqualTo(5);
+        });
+  }
+
   @ParameterizedTest
   @CsvSource({
     "objlog.lifecycle.interval, 0s",
