@@ -28,6 +28,24 @@ public final class FakeGcsAccess implements AutoCloseable {
     }
   }
 
+  /**
+   * An object-creating request as the server received it (a multipart upload or the start of a
+   * resumable one): its upload type, object name, query parameters and the storage class its
+   * metadata asked for, if any.
+   */
+  public record ObjectWrite(
+      String uploadType, String name, java.util.Map<String, String> query, java.util.Optional<String> storageClass) {}
+
+  /** Every object-creating request so far, in order. */
+  public java.util.List<ObjectWrite> objectWrites() {
+    return server.objectWrites().stream()
+        .map(w -> new ObjectWrite(w.uploadType(), w.name(), w.query(),
+            w.metadata().has("storageClass")
+                ? java.util.Optional.of(w.metadata().get("storageClass").asString())
+                : java.util.Optional.empty()))
+        .toList();
+  }
+
   @Override
   public void close() {
     server.close();
