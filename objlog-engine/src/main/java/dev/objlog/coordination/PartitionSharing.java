@@ -54,7 +54,11 @@ public final class PartitionSharing implements AutoCloseable {
 
   /** What the member drives: the work (consumers, writers) of each partition. */
   public interface Partitions {
-    /** Starts {@code partition}, which must stop at ticker reading {@code deadlineNanos}. */
+    /**
+     * Starts {@code partition}, which must stop at ticker reading {@code deadlineNanos}. When it
+     * throws, the partition is not kept: its lease is released (once any of its work that runs
+     * anyway has ended), and a later tick may take it again.
+     */
     void start(int partition, long deadlineNanos);
 
     /** Moves the deadline (a ticker reading) of a running partition after a renewal. */
@@ -260,10 +264,15 @@ public final class PartitionSharing implements AutoCloseable {
       LeaseResult result = settings.leases().tryAcquire(id, settings.owner(), settings.ttl());
       if (result instanceof LeaseResult.Granted g) {
         long deadline = deadline(sentAt);
-        held.put(partition, new Held(g.lease(), deadline));
+        Held taken = new Held(g.lease(), deadline);
+        held.put(partition, taken);
         remember(partition, g.lease());
         reporter.info(name + ": took partition " + partition + " (epoch " + g.lease().epoch() + ")");
-        target.start(partition, deadline);
+        try {
+          target.start(partition, deadline);
+        } catch (RuntimeException e) {
+          giveUpUnstarted(partition, taken, e);
+        }
       } else {
         remember(partition, ((LeaseResult.Refused) result).holder());
       }
@@ -271,6 +280,25 @@ public final class PartitionSharing implements AutoCloseable {
       // Not ours (or unknown): nothing starts; the next tick tries again.
       reporter.warn(name + ": could not take partition " + partition, e);
     }
+  }
+
+  /**
+   * A partition whose start failed is not kept: a lease held without work would be renewed for
+   * ever, and nobody (this member included) would process the partition. Its lease is released at
+   * once, so that a later tick (here or elsewhere) takes it again; if some of its work runs all the
+   * same, the lease is handed over instead and released once that work ended.
+   */
+  private void giveUpUnstarted(int partition, Held taken, RuntimeException failure) {
+    held.remove(partition);
+    if (target.running(partition)) {
+      reporter.warn(name + ": starting partition " + partition + " failed; stopping it and releasing its lease"
+          + " once it stopped", failure);
+      handingOver.put(partition, taken);
+      target.requestStop(partition, false);
+      return;
+    }
+    reporter.warn(name + ": starting partition " + partition + " failed; releasing its lease", failure);
+    release(partition, taken);
   }
 
   /**

@@ -39,7 +39,11 @@ public record LocalWriterStatus(
 
   /** The states of a partition's writer in this instance. */
   public enum State {
-    /** The partition is outside this instance's writer partitions, or (leases) it holds no lease of it. */
+    /**
+     * The partition is outside this instance's writer partitions, or (leases) it holds no lease of
+     * it and no writer of it is open. While the writer of a lease just given up (or past its
+     * deadline) is still closing, the writer's own state shows; sends are refused all the same.
+     */
     NOT_WRITTEN_HERE,
     /** This instance writes the partition but has not needed a writer yet (opened on first send). */
     NOT_OPENED,

@@ -196,6 +196,16 @@ public class ObjlogTemplate implements AutoCloseable {
         }
 
         @Override
+        public void leaseUntil(String streamName, int partition, long deadlineNanos) {
+          slots.get(streamName)[partition].leaseUntil(deadlineNanos);
+        }
+
+        @Override
+        public void stopSending(String streamName, int partition) {
+          slots.get(streamName)[partition].leaseEnding();
+        }
+
+        @Override
         public void givingUp(String streamName, int partition) {
           slots.get(streamName)[partition].leaseGivenUp();
         }
@@ -527,6 +537,11 @@ public class ObjlogTemplate implements AutoCloseable {
 
   Clock clock() {
     return clock;
+  }
+
+  /** Elapsed time: the logs' (writer lease deadlines are measured on it). */
+  Ticker ticker() {
+    return streams.options().ticker();
   }
 
   StoreActivity activity() {

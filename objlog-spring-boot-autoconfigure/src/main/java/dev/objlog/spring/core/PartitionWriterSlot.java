@@ -21,6 +21,7 @@ import dev.objlog.SegmentRef;
 import dev.objlog.StaleWriterException;
 import dev.objlog.WriterClosedException;
 import dev.objlog.WriterState;
+import dev.objlog.store.Ticker;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,15 +57,21 @@ final class PartitionWriterSlot {
   private final ObjlogTemplate template;
   private final ObjlogStreams streams;
   private final Clock clock;
+  /** Elapsed time, on which the writer lease's deadline is measured. */
+  private final Ticker ticker;
   private final StoreActivity activity;
   /** Settles indeterminate commits off the writers' threads, which must never wait for a slot. */
   private final ExecutorService settler;
   private final ObjlogStream stream;
   private final int partition;
   private final StreamWriterSettings settings;
-  /** Whether this partition is written only under a writer lease, and whether it is held now. */
+  /**
+   * Whether this partition is written only under a writer lease, and whether it is held now: until
+   * the ticker reading {@code leaseDeadlineNanos}, past which the lease may have expired.
+   */
   private final boolean leased;
   private volatile boolean holdsLease;
+  private volatile long leaseDeadlineNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final AtomicLong pending = new AtomicLong();
   private final Set<CompletableFuture<SendResult>> outstanding = ConcurrentHashMap.newKeySet();
@@ -91,6 +98,7 @@ final class PartitionWriterSlot {
     this.template = template;
     this.streams = template.streams();
     this.clock = template.clock();
+    this.ticker = template.ticker();
     this.activity = template.activity();
     this.settler = template.settler();
     this.stream = stream;
@@ -118,14 +126,36 @@ final class PartitionWriterSlot {
     }
   }
 
+  /**
+   * The lease is surely held until ticker reading {@code deadlineNanos}: before {@link
+   * #leaseGranted}, and after each renewal. Takes no lock (called on the lease thread).
+   */
+  void leaseUntil(long deadlineNanos) {
+    leaseDeadlineNanos = deadlineNanos;
+  }
+
+  /**
+   * The lease is being given up: sends are refused from now on, before the writer closes on the
+   * hand-over thread ({@link #leaseGivenUp}). Takes no lock: the lease thread must not wait for a
+   * send in progress, which still appends to the writer that close then waits for.
+   */
+  void leaseEnding() {
+    holdsLease = false;
+  }
+
   /** The lease is given up: no send is appended from here on, and the writer closes. */
   void leaseGivenUp() {
     holdsLease = false; // before closing: a send that sees it under the slot's lock fails
     close();
   }
 
+  /** Whether the writer lease is held and its deadline has not passed. */
+  private boolean holdsLeaseNow() {
+    return holdsLease && ticker.read() - leaseDeadlineNanos < 0;
+  }
+
   void checkLease() {
-    if (leased && !holdsLease) {
+    if (leased && !holdsLeaseNow()) {
       throw PartitionNotWritableException.notLeased(stream.name(), partition,
           PartitionSet.of(template.heldWriterPartitions(stream.name()), stream.partitions()));
     }
@@ -270,7 +300,7 @@ final class PartitionWriterSlot {
           return;
         }
         group.sort(Comparator.comparingLong((Pending p) -> p.seq));
-        settle(group, cause, mayReopen && (!leased || holdsLease));
+        settle(group, cause, mayReopen && (!leased || holdsLeaseNow()));
       }
     } finally {
       settling = false;
@@ -521,13 +551,14 @@ final class PartitionWriterSlot {
     LocalWriterStatus.State state;
     WriterState snapshot = null;
     String failure = null;
-    if (leased && !holdsLease) {
+    WriterState current = w == null ? null : w.state();
+    if (leased && !holdsLeaseNow() && (current == null || current.closed())) {
       state = LocalWriterStatus.State.NOT_WRITTEN_HERE;
-      snapshot = w == null ? null : w.state(); // closed when the lease was given up
+      snapshot = current; // closed when the lease was given up
     } else if (w == null) {
       state = LocalWriterStatus.State.NOT_OPENED;
     } else {
-      snapshot = w.state();
+      snapshot = current; // a lease given up whose writer is still closing shows the writer's state
       ObjlogException f = snapshot.failure();
       if (f != null) {
         state = isFenceLoss(f) ? LocalWriterStatus.State.FENCED : LocalWriterStatus.State.FAILED;

@@ -6,6 +6,7 @@ import dev.objlog.coordination.PartitionSharing;
 import dev.objlog.spring.coordination.LoggingReporter;
 import dev.objlog.store.Ticker;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +38,12 @@ import org.apache.commons.logging.LogFactory;
  * writer closed; then it is released.
  *
  * <p>A lease is kept while it is surely valid: its ttl minus one renew interval, counted on the
- * ticker from when its last confirmed acquire or renewal was sent.
+ * ticker from when its last confirmed acquire or renewal was sent. That ticker reading, the
+ * partition's <em>deadline</em>, goes to the {@link Listener} with every grant and renewal, and
+ * past it the partition takes no sends, even before a round notices: {@link #held} and {@link
+ * #isHeld} leave it out. A partition whose acquire or renewal was confirmed only after the
+ * deadline it gives (a reply slower than the ttl) is not started, or is given up, and its lease
+ * released.
  *
  * <p>Thread-safety: {@link #held}, {@link #isHeld} and {@link #status} may be called from any
  * thread; the rest is driven by the template.
@@ -47,7 +53,20 @@ final class WriterLeases implements AutoCloseable {
 
   /** What the template does when a partition is gained or must be given up. */
   interface Listener {
+    /** The partition may take sends from now, until its deadline ({@link #leaseUntil}, called first). */
     void granted(String streamName, int partition);
+
+    /**
+     * The partition may take sends until ticker reading {@code deadlineNanos}: called before
+     * {@link #granted}, and after every renewal. On the lease thread: must not block.
+     */
+    default void leaseUntil(String streamName, int partition, long deadlineNanos) {}
+
+    /**
+     * The lease is being given up (or was lost): refuse sends from now on. Called on the lease
+     * thread before {@link #givingUp} is queued for the hand-over thread: must not block.
+     */
+    default void stopSending(String streamName, int partition) {}
 
     /** Called before the lease is released (or after it was lost): stop writing the partition. */
     void givingUp(String streamName, int partition);
@@ -136,7 +155,11 @@ final class WriterLeases implements AutoCloseable {
    */
   int[] held(String streamName) {
     StreamLeases s = streams.get(streamName);
-    return s == null ? new int[0] : s.heldSnapshot;
+    if (s == null) {
+      return new int[0];
+    }
+    long now = ticker.read();
+    return Arrays.stream(s.heldSnapshot).filter(p -> s.beforeDeadline(p, now)).toArray();
   }
 
   /** This instance's leases of a stream as of the last round (no store request). */
@@ -146,7 +169,7 @@ final class WriterLeases implements AutoCloseable {
 
   boolean isHeld(String streamName, int partition) {
     StreamLeases s = streams.get(streamName);
-    return s != null && s.writable.contains(partition);
+    return s != null && s.writable.contains(partition) && s.beforeDeadline(partition, ticker.read());
   }
 
   /** Stops renewing, closes every leased partition's writer, then releases the leases. */
@@ -180,6 +203,13 @@ final class WriterLeases implements AutoCloseable {
     final Set<Integer> writable = new ConcurrentSkipListSet<>();
     /** Partitions whose writer the closer is still closing: their leases are not given up before. */
     final Map<Integer, Future<?>> closing = new ConcurrentHashMap<>();
+    /** The deadline (ticker reading) of each writable partition. */
+    final Map<Integer, Long> deadlines = new ConcurrentHashMap<>();
+    /**
+     * Partitions given up because their deadline passed before their grant or renewal was
+     * confirmed; the next round hands their leases over ({@link #gaveUp}). Tick thread only.
+     */
+    final Set<Integer> pastDeadline = ConcurrentHashMap.newKeySet();
     volatile int[] heldSnapshot = new int[0];
     volatile WriterLeaseStatus statusSnapshot = new WriterLeaseStatus(owner, -1, 0, List.of());
 
@@ -205,13 +235,39 @@ final class WriterLeases implements AutoCloseable {
 
     @Override
     public void start(int partition, long deadlineNanos) {
+      if (ticker.read() - deadlineNanos >= 0) {
+        logger.warn("The writer lease of partition " + partition + " of stream '" + streamName + "' was granted only"
+            + " after it may already have expired (a lease request slower than its ttl); releasing it");
+        pastDeadline.add(partition);
+        return;
+      }
+      deadlines.put(partition, deadlineNanos);
+      listener.leaseUntil(streamName, partition, deadlineNanos);
       listener.granted(streamName, partition); // before publishing: what held() lists is writable
       writable.add(partition);
       publish();
     }
 
     @Override
-    public void extend(int partition, long deadlineNanos) {}
+    public void extend(int partition, long deadlineNanos) {
+      if (!writable.contains(partition)) {
+        return; // handed over or lost: its writer is closing and takes no sends
+      }
+      if (ticker.read() - deadlineNanos >= 0) {
+        logger.warn("The writer lease of partition " + partition + " of stream '" + streamName + "' was renewed only"
+            + " after it may already have expired (a lease request slower than its ttl); closing its writer");
+        pastDeadline.add(partition);
+        closeLater(partition);
+        return;
+      }
+      deadlines.put(partition, deadlineNanos);
+      listener.leaseUntil(streamName, partition, deadlineNanos);
+    }
+
+    boolean beforeDeadline(int partition, long now) {
+      Long deadline = deadlines.get(partition);
+      return deadline != null && now - deadline < 0;
+    }
 
     @Override
     public void requestStop(int partition, boolean saveCheckpoint) {
@@ -226,15 +282,20 @@ final class WriterLeases implements AutoCloseable {
     }
 
     /**
-     * No more sends to {@code partition}; its writer closes on the closer thread. A partition
-     * already closing (handed over, then its lease lost before the close ran) is not closed twice:
-     * a second close could run after the partition was granted again and close the new writer.
+     * No more sends to {@code partition}, from now: the slot refuses them before this returns; its
+     * writer closes on the closer thread. A partition not writable (already closing: handed over,
+     * then its lease lost before the close ran; or never started) is not closed again: a second
+     * close could run after the partition was granted again and close the new writer.
      */
     private void closeLater(int partition) {
-      writable.remove(partition);
+      if (!writable.remove(partition)) {
+        return; // only the tick thread calls this
+      }
+      deadlines.remove(partition);
+      listener.stopSending(streamName, partition);
       publish();
       if (closing.containsKey(partition)) {
-        return; // the pending close closes the writer; only the tick thread calls this
+        return; // the pending close closes the writer
       }
       FutureTask<Void> close = new FutureTask<>(() -> {
         try {
@@ -272,12 +333,13 @@ final class WriterLeases implements AutoCloseable {
 
     @Override
     public boolean gaveUp(int partition) {
-      return false;
+      return pastDeadline.remove(partition);
     }
 
     void releaseAll() {
       for (int partition : List.copyOf(writable)) {
         writable.remove(partition);
+        deadlines.remove(partition);
         try {
           listener.givingUp(streamName, partition);
         } catch (RuntimeException e) {

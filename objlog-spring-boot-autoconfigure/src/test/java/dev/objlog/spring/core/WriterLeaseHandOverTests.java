@@ -1,15 +1,24 @@
 package dev.objlog.spring.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.objlog.ObjlogOptions;
+import dev.objlog.WriterOptions;
 import dev.objlog.coordination.Lease;
 import dev.objlog.coordination.LeaseId;
 import dev.objlog.coordination.LeaseResult;
 import dev.objlog.coordination.LeaseStore;
+import dev.objlog.read.ReaderOptions;
 import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
 import dev.objlog.store.Ticker;
+import dev.objlog.store.memory.MemoryObjectStore;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -198,6 +207,57 @@ class WriterLeaseHandOverTests {
       first.close(); // runs every close still queued
       assertThat(closesOfPartition1).as("the writer of partition 1 is closed once, not again after the hand-over")
           .hasValue(1);
+    }
+  }
+
+  private static WriterLeases.Listener ignoring() {
+    return new WriterLeases.Listener() {
+      @Override
+      public void granted(String streamName, int partition) {}
+
+      @Override
+      public void givingUp(String streamName, int partition) {}
+    };
+  }
+
+  @Test
+  void aPartitionHandedOverRefusesSendsAtOnceWhileItsCloseWaitsBehindAnother() throws Exception {
+    HeadSwapGate store = new HeadSwapGate(new MemoryObjectStore());
+    WriterOptions fast = WriterOptions.builder().batch(Duration.ofMillis(1), 1L << 20, 1000).build();
+    try (ObjlogStreams streams = new ObjlogStreams(store, List.of(new ObjlogStream("orders", "shop/orders", 4)),
+            ObjlogOptions.defaults(), ReaderOptions.defaults());
+        ObjlogTemplate template = new ObjlogTemplate(streams,
+            Map.of("orders", new StreamWriterSettings(PartitionSet.all(4), fast, false, SETTINGS)),
+            new DefaultRecordValueConverter(null), Clock.systemUTC(), new StoreActivity(), repository.leaseStore())) {
+      assertThat(template.writablePartitions("orders").isAll()).isTrue();
+      template.send("orders", 2, "opens the writer").get(30, TimeUnit.SECONDS);
+      template.send("orders", 3, "opens the writer").get(30, TimeUnit.SECONDS);
+
+      // Partition 3's writer has a commit in flight, held at the gate: closing it waits for that.
+      store.holdNextHeadSwap();
+      CompletableFuture<SendResult> inFlight = template.send("orders", 3, "in flight");
+      store.awaitHeld();
+
+      // A second instance joins: the template hands over its highest partitions, 3 then 2. The
+      // hand-over thread closes 3's writer first, so 2's close waits behind it.
+      try (WriterLeases second = new WriterLeases(repository.leaseStore(), "second", ignoring(), Ticker.SYSTEM)) {
+        second.add("orders", 4, PartitionSet.all(4), SETTINGS);
+        second.start();
+        try {
+          awaitTrue("the template gives partition 2 up", () -> !template.writablePartitions("orders").contains(2));
+
+          assertThatThrownBy(() -> template.send("orders", 2, "after the hand-over"))
+              .as("refused before its writer closes")
+              .isInstanceOf(PartitionNotWritableException.class)
+              .hasMessageContaining("does not hold the writer lease of partition 2 of stream 'orders'");
+          assertThat(owner(2)).as("its lease is still held: its writer has not closed").startsWith("writer-");
+        } finally {
+          store.pass(); // also when an assertion failed: the template's close waits for the held commit
+        }
+        assertThat(inFlight.get(30, TimeUnit.SECONDS).partition()).isEqualTo(3);
+        awaitTrue("both partitions move to the second instance",
+            () -> second.isHeld("orders", 2) && second.isHeld("orders", 3));
+      }
     }
   }
 }
