@@ -63,6 +63,9 @@ public class ObjlogProperties implements InitializingBean {
   /** What the objlog health indicator reports. */
   private final Health health = new Health();
 
+  /** The auto-configured ObjlogTemplate. */
+  private final Template template = new Template();
+
   public Store getStore() {
     return store;
   }
@@ -81,6 +84,10 @@ public class ObjlogProperties implements InitializingBean {
 
   public Health getHealth() {
     return health;
+  }
+
+  public Template getTemplate() {
+    return template;
   }
 
   /**
@@ -1140,6 +1147,24 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setStoreUnreachableThreshold(Duration storeUnreachableThreshold) {
       this.storeUnreachableThreshold = storeUnreachableThreshold;
+    }
+  }
+
+  /** The auto-configured ObjlogTemplate. */
+  public static class Template {
+
+    /**
+     * The stream that sendDefault and messages without the objlog_stream header write. Unset:
+     * none, and those sends fail with NoDefaultStreamException.
+     */
+    private @Nullable String defaultStream;
+
+    public @Nullable String getDefaultStream() {
+      return defaultStream;
+    }
+
+    public void setDefaultStream(@Nullable String defaultStream) {
+      this.defaultStream = defaultStream;
     }
   }
 }
