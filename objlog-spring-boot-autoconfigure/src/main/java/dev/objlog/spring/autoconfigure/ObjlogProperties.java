@@ -68,6 +68,9 @@ public class ObjlogProperties implements InitializingBean {
   /** The one memory budget every stream of this application draws from. */
   private final Memory memory = new Memory();
 
+  /** The auto-configured ObjlogTemplate. */
+  private final Template template = new Template();
+
   public Store getStore() {
     return store;
   }
@@ -90,6 +93,10 @@ public class ObjlogProperties implements InitializingBean {
 
   public Memory getMemory() {
     return memory;
+  }
+
+  public Template getTemplate() {
+    return template;
   }
 
   /**
@@ -1198,6 +1205,24 @@ public class ObjlogProperties implements InitializingBean {
       throw new ObjlogConfigurationException("objlog.memory.budget", problem,
           "Set objlog.memory.budget to a size such as 256MB or a share of the heap such as 25%"
               + " (above 0, at most 100), or remove it for the default (25% of the heap, 32MB to 2GB).");
+    }
+  }
+
+  /** The auto-configured ObjlogTemplate. */
+  public static class Template {
+
+    /**
+     * The stream that sendDefault and messages without the objlog_stream header write. Unset:
+     * none, and those sends fail with NoDefaultStreamException.
+     */
+    private @Nullable String defaultStream;
+
+    public @Nullable String getDefaultStream() {
+      return defaultStream;
+    }
+
+    public void setDefaultStream(@Nullable String defaultStream) {
+      this.defaultStream = defaultStream;
     }
   }
 }

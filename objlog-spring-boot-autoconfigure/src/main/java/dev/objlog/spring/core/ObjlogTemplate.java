@@ -96,7 +96,7 @@ import org.springframework.messaging.MessageHeaders;
  * <p>Thread-safety: safe for concurrent use. Sends to one partition are appended in the order
  * their calls acquire that partition (one thread's sends keep their order).
  */
-public class ObjlogTemplate implements AutoCloseable {
+public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
   private static final Log logger = LogFactory.getLog(ObjlogTemplate.class);
 
   private final ObjlogStreams streams;
@@ -112,6 +112,8 @@ public class ObjlogTemplate implements AutoCloseable {
   /** Settles indeterminate commits off the writers' threads, which must never wait for a slot. */
   private final ExecutorService settler;
   private volatile boolean closed;
+
+  private volatile @Nullable String defaultStream;
 
   /** How many times one send's record is appended again after indeterminate commits. */
   public static final int MAX_RESENDS = 3;
@@ -280,12 +282,33 @@ public class ObjlogTemplate implements AutoCloseable {
   }
 
   /**
+   * The stream the {@code sendDefault} methods and messages without {@link ObjlogHeaders#STREAM}
+   * write ({@code objlog.template.default-stream}); null: none, and those sends throw {@link
+   * NoDefaultStreamException}. Set it before use. The name is checked when a send uses it, as a
+   * named stream's is.
+   *
+   * @throws IllegalArgumentException when blank
+   */
+  public void setDefaultStream(@Nullable String defaultStream) {
+    if (defaultStream != null && defaultStream.isBlank()) {
+      throw new IllegalArgumentException("the default stream must not be blank; null sets none");
+    }
+    this.defaultStream = defaultStream;
+  }
+
+  @Override
+  public Optional<String> getDefaultStream() {
+    return Optional.ofNullable(defaultStream);
+  }
+
+  /**
    * Sends {@code value} to a partition.
    *
    * @return completes with the result once the record is durable; fails as the class describes
    * @throws UnknownStreamException, InvalidArgumentException, PartitionNotWritableException,
    *     ObjlogConversionException for caller errors (nothing sent)
    */
+  @Override
   public CompletableFuture<SendResult> send(String streamName, int partition, Object value) {
     PartitionWriterSlot slot = slot(streamName, partition);
     return slot.send(List.of(), converter.toBytes(Objects.requireNonNull(value, "value")));
@@ -295,6 +318,7 @@ public class ObjlogTemplate implements AutoCloseable {
    * Sends {@code value} to the partition {@link KeyPartitioner} picks for {@code key}, with the key
    * as the record header {@link ObjlogHeaders#KEY}.
    */
+  @Override
   public CompletableFuture<SendResult> send(String streamName, String key, Object value) {
     PartitionWriterSlot slot = slot(streamName, partitionForKey(streams.stream(streamName), Objects.requireNonNull(key, "key")));
     return slot.send(List.of(Header.of(ObjlogHeaders.KEY, key)),
@@ -306,11 +330,18 @@ public class ObjlogTemplate implements AutoCloseable {
    * ObjlogHeaders#PARTITION} or else {@link ObjlogHeaders#KEY} picks the partition (neither: the
    * stream must have one partition). Every other header except Spring's generated {@code id} and
    * {@code timestamp} becomes a record header: {@code byte[]} values as they are, others as their
-   * {@code toString()} in UTF-8. The key is kept as a record header too.
+   * {@code toString()} in UTF-8. The key is kept as a record header too. Without {@link
+   * ObjlogHeaders#STREAM} the message goes to the {@linkplain #setDefaultStream default stream}.
+   *
+   * @throws NoDefaultStreamException when the message names no stream and there is no default
    */
+  @Override
   public CompletableFuture<SendResult> send(Message<?> message) {
     MessageHeaders headers = message.getHeaders();
     Object streamHeader = headers.get(ObjlogHeaders.STREAM);
+    if (streamHeader == null) {
+      streamHeader = getDefaultStream().orElseThrow(NoDefaultStreamException::new);
+    }
     if (!(streamHeader instanceof String streamName)) {
       throw new InvalidArgumentException("a message sent with ObjlogTemplate needs the header "
           + ObjlogHeaders.STREAM + " (a String naming the stream), had " + streamHeader);
@@ -389,6 +420,7 @@ public class ObjlogTemplate implements AutoCloseable {
    *
    * @throws ObjlogException the first failure of a writer that failed while flushing
    */
+  @Override
   public void flush() {
     ObjlogException first = null;
     for (PartitionWriterSlot[] array : slots.values()) {

@@ -13,7 +13,9 @@ import java.lang.annotation.Target;
  * the method with each record (or each batch) and checkpoints as {@link #checkpointMode()} says.
  * Delivery is at least once (docs/LISTENERS.md).
  *
- * <p>Every string attribute resolves {@code ${...}} placeholders. Repeatable, and usable as a
+ * <p>Every string attribute resolves {@code ${...}} placeholders, then {@code #{...}} expressions in
+ * which {@code __listener} is the declaring bean; a value that does not parse as its attribute's
+ * type fails startup naming the listener and the attribute. Repeatable, and usable as a
  * meta-annotation. Method arguments: the converted payload (String, byte[], ByteBuffer, or JSON
  * through the application's JsonMapper), {@code @Header} with {@link
  * dev.objlog.spring.core.ObjlogHeaders} names or record header names, the {@link

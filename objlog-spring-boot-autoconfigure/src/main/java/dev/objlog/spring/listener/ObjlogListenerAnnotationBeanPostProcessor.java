@@ -3,7 +3,6 @@ package dev.objlog.spring.listener;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -14,15 +13,16 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Finds {@link ObjlogListener} methods (also repeated, and through meta-annotations) on every bean,
- * resolves their placeholders into {@link ObjlogListenerEndpoint}s and, once all singletons exist,
- * registers them with the {@link ObjlogListenerEndpointRegistry} through their container factory.
+ * and, once all singletons exist, resolves their attributes ({@code ${...}} placeholders, then
+ * {@code #{...}} expressions with {@code __listener} naming the bean) into {@link
+ * ObjlogListenerEndpoint}s and registers them with the {@link ObjlogListenerEndpointRegistry}
+ * through their container factory. An attribute that does not parse fails startup with an {@link
+ * IllegalArgumentException} naming the listener and the attribute.
  *
  * <p>Thread-safety: used by the container during startup.
  */
@@ -77,54 +77,9 @@ public class ObjlogListenerAnnotationBeanPostProcessor
     }
     ObjlogListenerEndpointRegistry registry = factory.getBean(ObjlogListenerEndpointRegistry.class);
     for (Found f : all) {
-      ObjlogListener a = f.annotation();
-      ObjlogListenerEndpoint endpoint = new ObjlogListenerEndpoint(resolve(a.id()), resolve(a.stream()), f.bean(), f.method());
-      String group = resolve(a.group());
-      endpoint.setGroup(group.isEmpty() ? null : group);
-      endpoint.setPartitions(resolve(a.partitions()));
-      String start = resolve(a.startPosition());
-      if (!start.isEmpty()) {
-        endpoint.setStartPosition(StartPosition.parse(start));
-      }
-      String mode = resolve(a.checkpointMode());
-      if (!mode.isEmpty()) {
-        endpoint.setCheckpointMode(CheckpointMode.valueOf(mode.trim().toUpperCase(Locale.ROOT)));
-      }
-      String ackCount = resolve(a.ackCount());
-      if (!ackCount.isEmpty()) {
-        endpoint.setAckCount(Integer.parseInt(ackCount.trim()));
-      }
-      String ackTime = resolve(a.ackTime());
-      if (!ackTime.isEmpty()) {
-        endpoint.setAckTime(DurationStyle.detectAndParse(ackTime.trim()));
-      }
-      String concurrency = resolve(a.concurrency());
-      if (!concurrency.isEmpty()) {
-        endpoint.setConcurrency(Integer.parseInt(concurrency.trim()));
-      }
-      endpoint.setBatch(Boolean.parseBoolean(resolve(a.batch()).trim()));
-      endpoint.setAutoStartup(Boolean.parseBoolean(resolve(a.autoStartup()).trim()));
-      String errorHandler = resolve(a.errorHandler());
-      if (!errorHandler.isEmpty()) {
-        endpoint.setErrorHandler(factory.getBean(errorHandler, ListenerErrorHandler.class));
-      }
-      String transactionManager = resolve(a.transactionManager());
-      if (!transactionManager.isEmpty()) {
-        endpoint.setTransactionManager(factory.getBean(transactionManager, PlatformTransactionManager.class));
-      }
-      String factoryName = resolve(a.containerFactory());
-      ObjlogListenerContainerFactory containerFactory = factory.getBean(
-          factoryName.isEmpty() ? DEFAULT_FACTORY_BEAN_NAME : factoryName, ObjlogListenerContainerFactory.class);
-      registry.registerListenerContainer(endpoint, containerFactory, false);
+      ListenerAttributes attributes = new ListenerAttributes(factory, f.bean(), f.method());
+      ObjlogListenerEndpoint endpoint = attributes.endpoint(f.annotation());
+      registry.registerListenerContainer(endpoint, attributes.containerFactory(f.annotation()), false);
     }
-  }
-
-  private String resolve(String value) {
-    ConfigurableBeanFactory factory = beanFactory;
-    if (factory == null || value.isEmpty()) {
-      return value;
-    }
-    String resolved = factory.resolveEmbeddedValue(value);
-    return resolved == null ? "" : resolved;
   }
 }

@@ -58,7 +58,8 @@ public final class ObjlogListenerAutoConfiguration {
       ObjlogListenerProperties properties, ObjectProvider<ListenerErrorHandler> errorHandler,
       ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ObjlogListenerObservationConvention> observationConvention,
-      ObjectProvider<LeaseStore> leases, ObjectProvider<SnapshotStore> snapshotStore) {
+      ObjectProvider<LeaseStore> leases, ObjectProvider<SnapshotStore> snapshotStore,
+      org.springframework.context.ApplicationEventPublisher events) {
     ObjlogListenerContainerFactory factory = new ObjlogListenerContainerFactory(streams, checkpoints,
         payloadConverter.getIfAvailable(() -> new DefaultRecordPayloadConverter(null)), properties);
     errorHandler.ifUnique(factory::setErrorHandler);
@@ -67,6 +68,7 @@ public final class ObjlogListenerAutoConfiguration {
     factory.setObservationConvention(observationConvention.getIfUnique());
     leases.ifUnique(factory::setLeaseStore);
     snapshotStore.ifUnique(factory::setSnapshotStore);
+    factory.setApplicationEventPublisher(events);
     return factory;
   }
 

@@ -23,6 +23,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -50,6 +51,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>With a {@link ObjlogListenerEndpoint#getConcurrency() concurrency} N, partition threads
  * invoke the method while holding lane {@code partition mod N}: at most N invocations at once.
+ *
+ * <p>Publishes {@link ObjlogListenerContainerEvent}s (started, stopped, idle, partitions assigned
+ * and revoked, partition failed) when its factory has an event publisher.
  *
  * <p>Thread-safety: lifecycle methods may be called from any thread; they are serialised.
  */
@@ -103,11 +107,17 @@ public class ObjlogListenerContainer {
       PartitionSharing.@Nullable Settings group,
       @Nullable TransactionTemplate transaction,
       /** Set when the start position or a checkpoint error outcome is a snapshot. */
-      @Nullable SnapshotStart snapshotStart) {}
+      @Nullable SnapshotStart snapshotStart,
+      /** Where events go; null: none. */
+      @Nullable ApplicationEventPublisher events,
+      /** Idle events after this long without records; null: none. */
+      @Nullable Duration idleEventInterval) {}
 
   private final Settings settings;
   private final Object lock = new Object();
   private final Map<Integer, PartitionConsumer> consumers = new java.util.concurrent.ConcurrentSkipListMap<>();
+  /** Partitions a PartitionsAssigned event announced and no PartitionsRevoked took back yet. */
+  private final java.util.Set<Integer> announced = new java.util.concurrent.ConcurrentSkipListSet<>();
   private volatile boolean expectedRunning;
   private volatile boolean running;
   private volatile boolean pauseRequested;
@@ -153,35 +163,48 @@ public class ObjlogListenerContainer {
 
   /** Starts a thread per assigned partition. Does nothing when already running. */
   public void start() {
+    List<Integer> assigned;
     synchronized (lock) {
       expectedRunning = true;
       if (running) {
         return;
       }
-      List<Integer> partitions = settings.partitions().stream().boxed().toList();
-      Watch w = settings.reader().watch(partitions);
-      watch = w;
-      running = true;
-      consumers.clear();
-      PartitionSharing.Settings group = settings.group();
-      if (group != null) {
-        // The member slots are keyed like the assigned partitions, as the previous release keyed them.
-        PartitionSharing m = new PartitionSharing(group, getCheckpointOwner(), getStreamName(), partitions, partitions,
-            settings.ticker(), new MemberPartitions(), LoggingReporter.INSTANCE);
-        String threadName = "objlog-" + getListenerId() + "-leases";
-        ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, threadName);
-          t.setDaemon(true);
-          return t;
-        });
-        member = m;
-        leaseTicks = ticks;
-        m.schedule(ticks, Duration.ZERO);
-        return;
-      }
-      for (int p : partitions) {
-        startConsumer(p, false, 0);
-      }
+      startLocked();
+      // Without a group every partition is this container's; under the lock, so a stop revokes them.
+      assigned = settings.group() != null ? List.of()
+          : settings.partitions().stream().boxed().filter(announced::add).toList();
+    }
+    publish(new ObjlogListenerContainerEvent.Started(this));
+    if (!assigned.isEmpty()) {
+      publish(new ObjlogListenerContainerEvent.PartitionsAssigned(this, assigned));
+    }
+  }
+
+  /** Opens the watch and starts the partitions (or the group member); the caller holds the lock. */
+  private void startLocked() {
+    List<Integer> partitions = settings.partitions().stream().boxed().toList();
+    Watch w = settings.reader().watch(partitions);
+    watch = w;
+    running = true;
+    consumers.clear();
+    PartitionSharing.Settings group = settings.group();
+    if (group != null) {
+      // The member slots are keyed like the assigned partitions, as the previous release keyed them.
+      PartitionSharing m = new PartitionSharing(group, getCheckpointOwner(), getStreamName(), partitions, partitions,
+          settings.ticker(), new MemberPartitions(), LoggingReporter.INSTANCE);
+      String threadName = "objlog-" + getListenerId() + "-leases";
+      ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, threadName);
+        t.setDaemon(true);
+        return t;
+      });
+      member = m;
+      leaseTicks = ticks;
+      m.schedule(ticks, Duration.ZERO);
+      return;
+    }
+    for (int p : partitions) {
+      startConsumer(p, false, 0);
     }
   }
 
@@ -244,6 +267,29 @@ public class ObjlogListenerContainer {
         watch.close();
         watch = null;
       }
+    }
+    revoked(List.copyOf(announced));
+    publish(new ObjlogListenerContainerEvent.Stopped(this));
+  }
+
+  /** Announces partitions this container no longer consumes (those announced before). */
+  void revoked(List<Integer> partitions) {
+    List<Integer> gone = partitions.stream().filter(announced::remove).toList();
+    if (!gone.isEmpty()) {
+      publish(new ObjlogListenerContainerEvent.PartitionsRevoked(this, gone));
+    }
+  }
+
+  /** Publishes to the application; a failing event listener is logged, never thrown. */
+  void publish(ObjlogListenerContainerEvent event) {
+    ApplicationEventPublisher events = settings.events();
+    if (events == null) {
+      return;
+    }
+    try {
+      events.publishEvent(event);
+    } catch (RuntimeException e) {
+      logger.warn("Listener " + getListenerId() + ": an event listener failed on " + event.getClass().getSimpleName(), e);
     }
   }
 
@@ -380,10 +426,16 @@ public class ObjlogListenerContainer {
   private final class MemberPartitions implements PartitionSharing.Partitions {
     @Override
     public void start(int partition, long deadlineNanos) {
+      boolean fresh;
       synchronized (lock) {
-        if (running) {
-          startConsumer(partition, true, deadlineNanos);
+        if (!running) {
+          return;
         }
+        startConsumer(partition, true, deadlineNanos);
+        fresh = announced.add(partition); // under the lock: a stop after this revokes it
+      }
+      if (fresh) {
+        publish(new ObjlogListenerContainerEvent.PartitionsAssigned(ObjlogListenerContainer.this, List.of(partition)));
       }
     }
 
@@ -401,6 +453,7 @@ public class ObjlogListenerContainer {
       if (c != null) {
         c.deactivate(saveCheckpoint);
       }
+      revoked(List.of(partition));
     }
 
     @Override
@@ -410,6 +463,7 @@ public class ObjlogListenerContainer {
         c.revoked = true; // no save from here on: another member may own the partition
         c.deactivate(false);
       }
+      revoked(List.of(partition));
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -46,6 +47,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private @Nullable LeaseStore leases;
   private @Nullable PlatformTransactionManager transactionManager;
   private @Nullable SnapshotStore snapshotStore;
+  private @Nullable ApplicationEventPublisher eventPublisher;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -97,6 +99,14 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
    */
   public void setSnapshotStore(@Nullable SnapshotStore snapshotStore) {
     this.snapshotStore = snapshotStore;
+  }
+
+  /**
+   * Where containers publish their {@link ObjlogListenerContainerEvent}s (the auto-configured
+   * factory: the application context); null (the default): no events.
+   */
+  public void setApplicationEventPublisher(@Nullable ApplicationEventPublisher eventPublisher) {
+    this.eventPublisher = eventPublisher;
   }
 
   /** The lease store of a checkpoint repository that keeps leases too (all of this module's do). */
@@ -174,7 +184,8 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
         start, mode, ackCount, ackTime, errors.getMismatch(), errors.getExpired(), errors.getAhead(),
         properties.getShutdownTimeout(), clock, streams.log(stream.name()).options().ticker(),
         new ListenerMetrics(meterRegistry), observationRegistry,
-        observationConvention, group, transaction, snapshotStart(endpoint, stream, start, errors)));
+        observationConvention, group, transaction, snapshotStart(endpoint, stream, start, errors),
+        eventPublisher, properties.getIdleEventInterval()));
   }
 
   /** The snapshot start of an endpoint that can start from a snapshot, else null. */

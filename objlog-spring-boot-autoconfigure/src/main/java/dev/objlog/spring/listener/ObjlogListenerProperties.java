@@ -41,6 +41,12 @@ public class ObjlogListenerProperties {
   /** How long stopping a listener waits for the record in hand and the last checkpoint. */
   private Duration shutdownTimeout = Duration.ofSeconds(30);
 
+  /**
+   * Publish an ObjlogListenerContainerEvent.Idle when a partition received no record for this
+   * long (and again each further interval). Unset: no idle events.
+   */
+  private @Nullable Duration idleEventInterval;
+
   private final CheckpointErrors checkpointErrors = new CheckpointErrors();
 
   private final BackOff backOff = new BackOff();
@@ -54,6 +60,17 @@ public class ObjlogListenerProperties {
   private final Group group = new Group();
 
   private @Nullable String generatedInstanceId;
+
+  public @Nullable Duration getIdleEventInterval() {
+    return idleEventInterval;
+  }
+
+  public void setIdleEventInterval(@Nullable Duration idleEventInterval) {
+    if (idleEventInterval != null && (idleEventInterval.isNegative() || idleEventInterval.isZero())) {
+      throw new IllegalArgumentException("objlog.listener.idle-event-interval must be positive, not " + idleEventInterval);
+    }
+    this.idleEventInterval = idleEventInterval;
+  }
 
   public @Nullable Duration getPollInterval() {
     return pollInterval;

@@ -67,6 +67,9 @@ final class PartitionConsumer implements Runnable {
   private int unsavedCount;
   private boolean acknowledged;
   private long lastSaveNanos = System.nanoTime();
+  /** When the last record arrived (or the partition started), and the last Idle event was published. */
+  private long lastRecordNanos = System.nanoTime();
+  private long lastIdleEventNanos = lastRecordNanos;
   /** Group listeners: the partition runs under a lease, until {@code deadlineNanos}. */
   private final boolean leased;
   /** Group listeners: the ticker reading the lease deadline falls at. */
@@ -221,6 +224,7 @@ final class PartitionConsumer implements Runnable {
     state = PartitionState.FAILED;
     closeTailer();
     logger.error("Listener " + key + " stopped the partition: " + why, cause);
+    container.publish(new ObjlogListenerContainerEvent.PartitionFailed(container, partition, why, cause));
   }
 
   private long initialPosition() {
@@ -288,8 +292,11 @@ final class PartitionConsumer implements Runnable {
       headNextLsn = Math.max(headNextLsn, result.head().nextLsn());
       if (result.isEmpty()) {
         maybeSaveOnTime();
+        maybePublishIdle();
         continue;
       }
+      lastRecordNanos = System.nanoTime();
+      lastIdleEventNanos = lastRecordNanos;
       List<ReadRecord> records = result.records();
       oldestWaitingTimestampMs = records.get(0).timestampMs();
       if (settings.invoker().isBatch()) {
@@ -312,6 +319,20 @@ final class PartitionConsumer implements Runnable {
         save();
       }
       maybeSaveOnTime();
+    }
+  }
+
+  /** With an idle event interval: publishes Idle once per interval without records. */
+  private void maybePublishIdle() {
+    java.time.Duration interval = settings.idleEventInterval();
+    if (interval == null) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (now - lastIdleEventNanos >= interval.toNanos()) {
+      lastIdleEventNanos = now;
+      container.publish(new ObjlogListenerContainerEvent.Idle(container, partition,
+          java.time.Duration.ofNanos(now - lastRecordNanos)));
     }
   }
 

@@ -141,7 +141,16 @@ public final class ObjlogStreamsAutoConfiguration {
     RecordValueConverter valueConverter =
         converter.getIfAvailable(() -> new DefaultRecordValueConverter(null));
     LeaseStore leaseStore = leaseProperty == null ? null : leaseStore(leaseProperty, leaseStores, leaseProviders);
-    return new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity, leaseStore, autoCreated);
+    String defaultStream = properties.getTemplate().getDefaultStream();
+    defaultStream = defaultStream == null || defaultStream.isBlank() ? null : defaultStream.trim();
+    if (defaultStream != null && !streams.autoCreates() && !streams.names().contains(defaultStream)) {
+      throw new IllegalArgumentException("objlog.template.default-stream names \"" + defaultStream
+          + "\", which is not a configured stream; configured: " + streams.names());
+    }
+    ObjlogTemplate template =
+        new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity, leaseStore, autoCreated);
+    template.setDefaultStream(defaultStream);
+    return template;
   }
 
   private static StreamWriterSettings writerSettings(ObjlogProperties.Writer writer, int partitions) {
