@@ -91,19 +91,21 @@ abstract class FencingRaceContract {
     Map<String, String> endings = new TreeMap<>();
     int held = 0;
     int overlaps = 0;
+    List<String> heldOutcomes = new java.util.ArrayList<>();
     for (FencingContender c : contenders) {
       assertThat(c.unexpected).as("unexpected writer failures").isEmpty();
       acked.putAll(c.acknowledged);
       c.outcomes.forEach((k, v) -> outcomes.merge(k, v, Integer::sum));
       endings.putAll(c.endings);
       held += c.raceStore.heldOverlaps.get();
+      heldOutcomes.addAll(c.raceStore.heldOutcomes);
       overlaps += c.raceStore.overlaps.get();
     }
     for (String loser : gate.loserWriters()) {
       assertThat(endings.get(loser)).as("%s, superseded with its publish held, ends stale (endings %s)", loser, endings)
           .isEqualTo("stale");
     }
-    assertThat(held).as("held publishes that lost to the rival's takeover").isEqualTo(gate.gates());
+    assertThat(held).as("held publishes that lost to the rival's takeover (%s)", heldOutcomes).isEqualTo(gate.gates());
     assertThat(overlaps).as("real overlaps (held and free)").isGreaterThanOrEqualTo(held);
     // The sequential path too: a writer whose rival opened before its first flush fails stale and
     // nothing of it reaches the log (a loss, but not an overlap: nothing of it was in flight).

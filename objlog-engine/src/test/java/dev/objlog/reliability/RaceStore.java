@@ -25,6 +25,8 @@ final class RaceStore extends ForwardingObjectStore {
   private volatile boolean opening;
   private volatile String writer = "";
   final AtomicInteger heldOverlaps = new AtomicInteger();
+  /** How each held swap ended, for the failure message. */
+  final java.util.Queue<String> heldOutcomes = new java.util.concurrent.ConcurrentLinkedQueue<>();
   final AtomicInteger overlaps = new AtomicInteger();
 
   RaceStore(ObjectStore delegate, String contender, @Nullable PublishGate gate, @Nullable OverlapTracker tracker,
@@ -63,7 +65,15 @@ final class RaceStore extends ForwardingObjectStore {
     if (held >= 0 && gate != null) {
       gate.holdUntilTaken(held);
     }
-    CasResult result = delegate.compareAndSwap(key, expected, bytes);
+    CasResult result;
+    try {
+      result = delegate.compareAndSwap(key, expected, bytes);
+    } catch (RuntimeException e) {
+      if (held >= 0) {
+        countHeldThatThrew(key, bytes, e);
+      }
+      throw e;
+    }
     long ended = tracker == null ? 0 : tracker.tick();
     if (result.swapped()) {
       if (takeover && tracker != null) {
@@ -71,6 +81,7 @@ final class RaceStore extends ForwardingObjectStore {
       }
     } else if (!takeover) {
       if (held >= 0) {
+        heldOutcomes.add(writer + ": not swapped");
         heldOverlaps.incrementAndGet();
         overlaps.incrementAndGet();
         out.accept("OVERLAP " + writer + " held");
@@ -79,7 +90,30 @@ final class RaceStore extends ForwardingObjectStore {
         out.accept("OVERLAP " + writer + " free");
       }
     }
+    if (held >= 0 && result.swapped()) {
+      heldOutcomes.add(writer + ": SWAPPED after the rival's takeover");
+    }
     return result;
+  }
+
+  /**
+   * A held swap whose reply was an error (a loaded server's timeout, say) still lost if the head
+   * is not ours afterwards: read it back, so the count does not depend on how the store answered.
+   */
+  private void countHeldThatThrew(String key, byte[] bytes, RuntimeException e) {
+    boolean landed;
+    try {
+      landed = java.util.Arrays.equals(delegate.get(key).bytes(), bytes);
+    } catch (RuntimeException readBack) {
+      heldOutcomes.add(writer + ": threw " + e + "; read-back failed: " + readBack);
+      return;
+    }
+    heldOutcomes.add(writer + ": threw " + e + (landed ? "; it landed" : "; it did not land"));
+    if (!landed) {
+      heldOverlaps.incrementAndGet();
+      overlaps.incrementAndGet();
+      out.accept("OVERLAP " + writer + " held");
+    }
   }
 
   @Override
