@@ -12,6 +12,7 @@ import dev.objlog.coordination.LeaseStore;
 import dev.objlog.read.ReaderOptions;
 import dev.objlog.spring.coordination.InMemoryLeaseStore;
 import dev.objlog.store.memory.MemoryObjectStore;
+import dev.objlog.testing.Await;
 import dev.objlog.testing.MutableTicker;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +24,6 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -140,7 +140,7 @@ class WriterLeaseDeadlineTests {
       assertThat(events).isEmpty();
 
       // A later round releases that lease and takes the partition again, in time.
-      awaitTrue("partition 0 is taken again", () -> keeper.isHeld("orders", 0));
+      Await.until("partition 0 is taken again", () -> keeper.isHeld("orders", 0));
       assertThat(events).containsExactly("granted 0");
     }
   }
@@ -154,17 +154,10 @@ class WriterLeaseDeadlineTests {
 
       store.slowRenewal.set(true); // the next round's renewal is answered a ttl late
 
-      awaitTrue("the writer of partition 0 is closed", () -> events.contains("givingUp 0"));
-      awaitTrue("partition 0 is taken again", () -> List.copyOf(events).equals(
+      Await.until("the writer of partition 0 is closed", () -> events.contains("givingUp 0"));
+      Await.until("partition 0 is taken again", () -> List.copyOf(events).equals(
           List.of("granted 0", "givingUp 0", "granted 0")) && keeper.isHeld("orders", 0));
     }
   }
 
-  private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
-      Thread.sleep(2);
-    }
-  }
 }

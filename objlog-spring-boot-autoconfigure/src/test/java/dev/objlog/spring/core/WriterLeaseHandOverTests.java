@@ -13,6 +13,7 @@ import dev.objlog.read.ReaderOptions;
 import dev.objlog.spring.listener.checkpoint.InMemoryCheckpointRepository;
 import dev.objlog.store.Ticker;
 import dev.objlog.store.memory.MemoryObjectStore;
+import dev.objlog.testing.Await;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +24,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,13 +71,6 @@ class WriterLeaseHandOverTests {
     }
   }
 
-  private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
-      Thread.sleep(5);
-    }
-  }
 
   private String owner(int partition) {
     return repository.leaseStore().current(LeaseId.ofWriters(LeaseId.Role.PARTITION, "orders", partition))
@@ -122,12 +115,12 @@ class WriterLeaseHandOverTests {
 
       assertThat(first.held("orders")).as("no more sends to the partition being closed").containsExactly(0);
       int before = store.renewals.get();
-      awaitTrue("renewals of partition 0 during the slow close", () -> store.renewals.get() >= before + 3);
+      Await.until("renewals of partition 0 during the slow close", () -> store.renewals.get() >= before + 3);
       assertThat(owner(1)).as("not released before its writer closed").isEqualTo("first");
       assertThat(second.held("orders")).isEmpty();
 
       closeMayFinish.countDown();
-      awaitTrue("partition 1 moves to the second instance", () -> second.isHeld("orders", 1));
+      Await.until("partition 1 moves to the second instance", () -> second.isHeld("orders", 1));
       assertThat(owner(1)).isEqualTo("second");
       assertThat(first.held("orders")).containsExactly(0);
     }
@@ -201,9 +194,9 @@ class WriterLeaseHandOverTests {
       second.start();
       assertThat(closing.await(30, TimeUnit.SECONDS)).as("first hands partition 1 over").isTrue();
       loseRenewalsOf1.set(true);
-      awaitTrue("the handed-over lease is lost while its writer closes", () -> lostRenewals.get() >= 1);
+      Await.until("the handed-over lease is lost while its writer closes", () -> lostRenewals.get() >= 1);
       closeMayFinish.countDown();
-      awaitTrue("partition 1 moves to the second instance", () -> second.isHeld("orders", 1));
+      Await.until("partition 1 moves to the second instance", () -> second.isHeld("orders", 1));
       first.close(); // runs every close still queued
       assertThat(closesOfPartition1).as("the writer of partition 1 is closed once, not again after the hand-over")
           .hasValue(1);
@@ -244,7 +237,7 @@ class WriterLeaseHandOverTests {
         second.add("orders", 4, PartitionSet.all(4), SETTINGS);
         second.start();
         try {
-          awaitTrue("the template gives partition 2 up", () -> !template.writablePartitions("orders").contains(2));
+          Await.until("the template gives partition 2 up", () -> !template.writablePartitions("orders").contains(2));
 
           assertThatThrownBy(() -> template.send("orders", 2, "after the hand-over"))
               .as("refused before its writer closes")
@@ -255,7 +248,7 @@ class WriterLeaseHandOverTests {
           store.pass(); // also when an assertion failed: the template's close waits for the held commit
         }
         assertThat(inFlight.get(30, TimeUnit.SECONDS).partition()).isEqualTo(3);
-        awaitTrue("both partitions move to the second instance",
+        Await.until("both partitions move to the second instance",
             () -> second.isHeld("orders", 2) && second.isHeld("orders", 3));
       }
     }

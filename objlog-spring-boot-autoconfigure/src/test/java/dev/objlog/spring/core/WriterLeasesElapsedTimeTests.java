@@ -7,15 +7,14 @@ import dev.objlog.coordination.LeaseId;
 import dev.objlog.coordination.LeaseResult;
 import dev.objlog.coordination.LeaseStore;
 import dev.objlog.spring.coordination.InMemoryLeaseStore;
+import dev.objlog.testing.Await;
 import dev.objlog.testing.MutableTicker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,18 +93,11 @@ class WriterLeasesElapsedTimeTests {
     return keeper;
   }
 
-  private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("%s within 30 s", what).isLessThan(deadline);
-      Thread.sleep(2);
-    }
-  }
 
   /** Waits for {@code n} more failed renewals: that many background rounds ran since the call. */
   private void awaitFailedRenewals(int n) throws InterruptedException {
     int target = store.failedRenewals.get() + n;
-    awaitTrue(n + " failed renewals", () -> store.failedRenewals.get() >= target);
+    Await.until(n + " failed renewals", () -> store.failedRenewals.get() >= target);
   }
 
   @Test
@@ -136,7 +128,7 @@ class WriterLeasesElapsedTimeTests {
       store.cut = true;
       clock.set(clock.millis() - Duration.ofHours(6).toMillis());
       ticker.advance(TTL.minus(RENEW)); // ttl minus one round since the last confirmed renewal
-      awaitTrue("the lease is given up", () -> givenUp.contains(0));
+      Await.until("the lease is given up", () -> givenUp.contains(0));
       assertThat(keeper.held("orders")).isEmpty();
     }
   }
