@@ -129,7 +129,9 @@ final class Batcher {
    */
   static long reservation(WriterOptions options) {
     WriterOptions.Pipeline p = options.pipeline();
-    long maxRecord = 16L + 2 + SegmentFormat.MAX_RECORD_HEADER_BYTES + SegmentFormat.MAX_RECORD_VALUE_LEN;
+    // The largest record the format admits, framed as the block builder frames it.
+    long maxRecord = (long) SegmentFormat.RECORD_ENVELOPE_SIZE + SegmentFormat.MAX_RECORD_HEADER_BYTES
+        + SegmentFormat.MAX_RECORD_VALUE_LEN;
     long wanted = SegmentEncoder.worstCaseSegmentSize(1, maxRecord, p.blockBytes(), p.codec()) + p.blockBytes();
     return Math.min(options.backpressure().maxPendingBytes(), wanted);
   }
