@@ -51,8 +51,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  *       stream id and partitions: each partition's head (next and oldest LSN, writer epoch,
  *       generation, segment counts, newest record timestamp) and this instance's writer of it;
  *       with writer leases also the stream's {@code writerLease}: this instance's owner id,
- *       membership slot, the member count and the partition leases it holds (owner, epoch,
- *       expiry), as the template's last lease round saw them.
+ *       membership slot, the member count, the partition leases it holds (owner, epoch,
+ *       expiry) and, as {@code othersLeases}, those other instances held when its rounds last
+ *       read them, all as the template's last lease round saw them.
  *   <li>{@code GET /actuator/objlog/{streamName}/{partition}}: the same for one partition, plus
  *       the retention fields, the newest committed segment and a listing of the partition's
  *       segment folder (count, bytes, newest objects).
@@ -513,6 +514,16 @@ public class ObjlogEndpoint {
       leases.add(l);
     }
     details.put("leases", leases);
+    List<Map<String, Object>> others = new ArrayList<>();
+    for (WriterLeaseStatus.OtherLease lease : status.othersLeases()) {
+      Map<String, Object> l = new LinkedHashMap<>();
+      l.put("partition", lease.partition());
+      l.put("owner", lease.owner());
+      l.put("epoch", u64(lease.epoch()));
+      l.put("until", lease.until());
+      others.add(l);
+    }
+    details.put("othersLeases", others);
     return details;
   }
 

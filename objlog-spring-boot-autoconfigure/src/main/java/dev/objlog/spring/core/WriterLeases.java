@@ -357,7 +357,14 @@ final class WriterLeases implements AutoCloseable {
         Optional<Lease> lease = sharing.heldLease(p);
         lease.ifPresent(l -> leases.add(new WriterLeaseStatus.HeldLease(p, owner, l.epoch(), l.until())));
       }
-      statusSnapshot = new WriterLeaseStatus(owner, sharing.memberSlot(), sharing.members(), leases);
+      List<WriterLeaseStatus.OtherLease> others = new ArrayList<>();
+      for (PartitionSharing.Seen seen : sharing.seen()) {
+        Lease lease = seen.lease();
+        if (!seen.heldHere() && lease != null && !lease.owner().equals(owner)) {
+          others.add(new WriterLeaseStatus.OtherLease(seen.partition(), lease.owner(), lease.epoch(), lease.until()));
+        }
+      }
+      statusSnapshot = new WriterLeaseStatus(owner, sharing.memberSlot(), sharing.members(), leases, others);
     }
   }
 }

@@ -105,6 +105,36 @@ class ObjlogEndpointTests {
 
   @Test
   @SuppressWarnings("unchecked")
+  void withWriterLeasesAPartitionHeldByAnotherInstanceShowsThatInstancesOwnerId() {
+    var leaseStore = new InMemoryCheckpointRepository().leaseStore();
+    WriterLeaseSettings leases = WriterLeaseSettings.of(Duration.ofMinutes(1));
+    try (ObjlogTemplate first = new ObjlogTemplate(streams,
+        Map.of("orders", new StreamWriterSettings(PartitionSet.parse("0-1", 3), WriterOptions.defaults(), false, leases)),
+        new DefaultRecordValueConverter(null), Clock.systemUTC(), activity, leaseStore);
+        ObjlogTemplate second = new ObjlogTemplate(streams,
+            Map.of("orders", new StreamWriterSettings(PartitionSet.parse("0-1", 3), WriterOptions.defaults(), false,
+                leases)),
+            new DefaultRecordValueConverter(null), Clock.systemUTC(), activity, leaseStore)) {
+      // The first instance, alone when it started, took both partitions; the second's first round read
+      // their leases. Partition 0 stays the first's whatever later rounds hand over (the highest goes first).
+      String firstOwner = first.writerLeaseOwner().orElseThrow();
+      long firstEpoch = first.writerLeaseStatus("orders").orElseThrow().leases().stream()
+          .filter(l -> l.partition() == 0).findFirst().orElseThrow().epoch();
+      Map<String, Object> orders = (Map<String, Object>) ((Map<String, Object>) new ObjlogEndpoint(streams, second,
+          activity).streams().get("streams")).get("orders");
+      Map<String, Object> lease = (Map<String, Object>) orders.get("writerLease");
+      assertThat(lease).containsEntry("instanceId", second.writerLeaseOwner().orElseThrow());
+      assertThat((List<Map<String, Object>>) lease.get("leases")).extracting(l -> l.get("partition"))
+          .as("partitions the second instance holds").doesNotContain(0);
+      assertThat((List<Map<String, Object>>) lease.get("othersLeases"))
+          .as("leases the second instance saw held elsewhere")
+          .anySatisfy(l -> assertThat(l).containsEntry("partition", 0).containsEntry("owner", firstOwner)
+              .containsEntry("epoch", firstEpoch).containsKey("until"));
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
   void onePartitionAddsRetentionTheNewestSegmentAndTheSegmentFolder() throws Exception {
     for (int i = 0; i < 4; i++) {
       template.send("orders", 0, "r" + i).get(30, TimeUnit.SECONDS);

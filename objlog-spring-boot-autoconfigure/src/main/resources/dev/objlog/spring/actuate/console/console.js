@@ -159,7 +159,9 @@
     const lease = stream.writerLease;
     if (!lease) return stream.writerPartitions ? 'no leases' : '—';
     const held = (lease.leases || []).find((l) => l.partition === partition);
-    return held ? held.owner + ' (this instance, epoch ' + held.epoch + ')' : 'not this instance';
+    if (held) return held.owner + ' (this instance, epoch ' + held.epoch + ')';
+    const other = (lease.othersLeases || []).find((l) => l.partition === partition);
+    return other ? other.owner + ' (another instance, epoch ' + other.epoch + ')' : 'no lease seen';
   }
 
   function renderStreams(body, now) {

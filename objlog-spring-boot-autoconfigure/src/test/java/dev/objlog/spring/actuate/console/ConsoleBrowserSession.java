@@ -13,7 +13,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ConsoleBrowserSession {
   private final String[] properties;
-  private Path root;
+  Path root;
   ConfigurableApplicationContext app;
   Chromium browser;
 
