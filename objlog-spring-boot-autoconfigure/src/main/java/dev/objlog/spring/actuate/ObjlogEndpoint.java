@@ -504,27 +504,20 @@ public class ObjlogEndpoint {
     details.put("instanceId", status.owner());
     details.put("memberSlot", status.memberSlot());
     details.put("members", status.members());
-    List<Map<String, Object>> leases = new ArrayList<>();
-    for (WriterLeaseStatus.HeldLease lease : status.leases()) {
-      Map<String, Object> l = new LinkedHashMap<>();
-      l.put("partition", lease.partition());
-      l.put("owner", lease.owner());
-      l.put("epoch", u64(lease.epoch()));
-      l.put("until", lease.until());
-      leases.add(l);
-    }
-    details.put("leases", leases);
-    List<Map<String, Object>> others = new ArrayList<>();
-    for (WriterLeaseStatus.OtherLease lease : status.othersLeases()) {
-      Map<String, Object> l = new LinkedHashMap<>();
-      l.put("partition", lease.partition());
-      l.put("owner", lease.owner());
-      l.put("epoch", u64(lease.epoch()));
-      l.put("until", lease.until());
-      others.add(l);
-    }
-    details.put("othersLeases", others);
+    details.put("leases", status.leases().stream()
+        .map(l -> leaseView(l.partition(), l.owner(), l.epoch(), l.until())).toList());
+    details.put("othersLeases", status.othersLeases().stream()
+        .map(l -> leaseView(l.partition(), l.owner(), l.epoch(), l.until())).toList());
     return details;
+  }
+
+  private static Map<String, Object> leaseView(int partition, String owner, long epoch, Instant until) {
+    Map<String, Object> l = new LinkedHashMap<>();
+    l.put("partition", partition);
+    l.put("owner", owner);
+    l.put("epoch", u64(epoch));
+    l.put("until", until);
+    return l;
   }
 
   private static Map<String, Object> localWriter(LocalWriterStatus status) {
