@@ -1,8 +1,9 @@
 package dev.objlog.spring.actuate;
 
+import static dev.objlog.spring.actuate.ObjlogEndpoint.u64;
+
 import dev.objlog.spring.listener.ObjlogListenerContainer;
 import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,9 +64,5 @@ final class ListenerDescriptions {
       details.put("group", group);
     }
     return details;
-  }
-
-  private static Object u64(long value) {
-    return value >= 0 ? (Object) value : new BigInteger(Long.toUnsignedString(value));
   }
 }

@@ -1,5 +1,6 @@
 package dev.objlog.spring.actuate;
 
+import dev.objlog.MemoryBudget;
 import dev.objlog.Objlog;
 import dev.objlog.PartitionHead;
 import dev.objlog.PartitionVerification;
@@ -9,18 +10,15 @@ import dev.objlog.RetentionResult;
 import dev.objlog.SegmentPage;
 import dev.objlog.SegmentRef;
 import dev.objlog.VerifyOptions;
-import dev.objlog.WriterState;
 import dev.objlog.format.key.KeyPrefixes;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.lifecycle.LeaseHeldException;
 import dev.objlog.lifecycle.ReclaimResult;
 import dev.objlog.read.Freshness;
-import dev.objlog.spring.core.LocalWriterStatus;
 import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
-import dev.objlog.spring.core.WriterLeaseStatus;
 import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
 import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import dev.objlog.store.ListPage;
@@ -63,8 +61,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * </ul>
  *
  * <p>The overview also carries the server's {@code time}, the outcome of recent store requests
- * ({@code storeActivity}) and, when known, whether the write operations are mapped ({@code
- * writeOperations}). {@code GET /actuator/objlog?heads=cached} serves the heads from a {@link
+ * ({@code storeActivity}), the memory budget's figures ({@code memory}: capacity, used, reserved and
+ * borrowed bytes, seconds writers waited) and, when known, whether the write operations are mapped
+ * ({@code writeOperations}). {@code GET /actuator/objlog?heads=cached} serves the heads from a {@link
  * CachedPartitionHeads} (what the console reads), so any number of callers costs the store at most
  * one head read per partition per refresh interval.
  *
@@ -118,6 +117,7 @@ public class ObjlogEndpoint {
   private final @Nullable ObjlogMaintenance maintenance;
   private volatile @Nullable CachedPartitionHeads cachedHeads;
   private volatile @Nullable Boolean writeOperations;
+  private volatile @Nullable MemoryBudget memoryBudget;
 
   /**
    * An endpoint without write operations' backing: they answer 400.
@@ -311,6 +311,11 @@ public class ObjlogEndpoint {
     this.writeOperations = available;
   }
 
+  /** The memory budget the streams' logs draw from, shown as {@code memory}; unset: not shown. */
+  public void setMemoryBudget(@Nullable MemoryBudget budget) {
+    this.memoryBudget = budget;
+  }
+
   /** Every stream's partitions and the listeners, each head read now. */
   public Map<String, Object> streams() {
     return streams(null);
@@ -341,6 +346,10 @@ public class ObjlogEndpoint {
     if (cache != null) {
       body.put("headsRefresh", cache.refresh().toString());
     }
+    MemoryBudget memory = memoryBudget;
+    if (memory != null) {
+      body.put("memory", MemoryDescriptions.describe(memory));
+    }
     Map<String, Object> all = new LinkedHashMap<>();
     for (ObjlogStream stream : streams.streams()) {
       Map<String, Object> details = new LinkedHashMap<>();
@@ -348,7 +357,8 @@ public class ObjlogEndpoint {
       details.put("partitionCount", stream.partitions());
       if (template != null) {
         details.put("writerPartitions", template.writablePartitions(stream.name()).toString());
-        template.writerLeaseStatus(stream.name()).ifPresent(status -> details.put("writerLease", writerLease(status)));
+        template.writerLeaseStatus(stream.name())
+            .ifPresent(status -> details.put("writerLease", PartitionDescriptions.writerLease(status)));
       }
       List<Map<String, Object>> partitions = new ArrayList<>();
       if (cache == null) {
@@ -391,12 +401,12 @@ public class ObjlogEndpoint {
     try {
       PartitionHead head = streams.reader(stream.name()).partition(partition).head(Freshness.LATEST);
       activity.success();
-      headFields(details, head);
+      PartitionDescriptions.headFields(details, head);
       SegmentRef last = head.lastSegment();
       if (detailed) {
         details.put("appliedRetentionLsn", u64(head.appliedRetentionLsn()));
         details.put("appliedRetentionVersion", u64(head.appliedRetentionVersion()));
-        details.put("newestSegment", last == null ? null : segment(last));
+        details.put("newestSegment", last == null ? null : PartitionDescriptions.segment(last));
         details.put("segmentObjects", segmentObjects(stream, partition));
       }
     } catch (RuntimeException e) {
@@ -404,20 +414,9 @@ public class ObjlogEndpoint {
       details.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     if (template != null) {
-      details.put("localWriter", localWriter(template.writerStatus(stream.name(), partition)));
+      details.put("localWriter", PartitionDescriptions.localWriter(template.writerStatus(stream.name(), partition)));
     }
     return details;
-  }
-
-  private static void headFields(Map<String, Object> details, PartitionHead head) {
-    details.put("nextLsn", u64(head.nextLsn()));
-    details.put("oldestLsn", u64(head.oldestLsn()));
-    details.put("writerEpoch", u64(head.writerEpoch()));
-    details.put("generation", u64(head.generation()));
-    details.put("segmentCount", u64(head.segmentCount()));
-    details.put("reachableSegmentCount", u64(head.reachableSegmentCount()));
-    SegmentRef last = head.lastSegment();
-    details.put("newestRecordTimestamp", last == null ? null : Instant.ofEpochMilli(last.maxTimestampMs()));
   }
 
   /** One partition of the cached view: the same fields, from a head at most one refresh old. */
@@ -426,7 +425,7 @@ public class ObjlogEndpoint {
     details.put("partition", partition);
     PartitionHead head = view.head();
     if (head != null) {
-      headFields(details, head);
+      PartitionDescriptions.headFields(details, head);
       details.put("reachableBytes", view.reachableBytes());
     } else if (view.error() == null) {
       details.put("created", false); // no head yet: the first writer creates the partition
@@ -436,7 +435,7 @@ public class ObjlogEndpoint {
       details.put("error", view.error());
     }
     if (template != null) {
-      details.put("localWriter", localWriter(template.writerStatus(stream.name(), partition)));
+      details.put("localWriter", PartitionDescriptions.localWriter(template.writerStatus(stream.name(), partition)));
     }
     return details;
   }
@@ -476,7 +475,7 @@ public class ObjlogEndpoint {
         return body;
       }
       PartitionHead head = page.get().head();
-      headFields(body, head);
+      PartitionDescriptions.headFields(body, head);
       body.put("appliedRetentionLsn", u64(head.appliedRetentionLsn()));
       body.put("appliedRetentionVersion", u64(head.appliedRetentionVersion()));
       body.put("pendingRetention", pending.map(r -> {
@@ -487,7 +486,7 @@ public class ObjlogEndpoint {
       }).orElse(null));
       body.put("fromLsn", u64(from));
       List<Map<String, Object>> segments = new ArrayList<>();
-      page.get().segments().forEach(ref -> segments.add(segment(ref)));
+      page.get().segments().forEach(ref -> segments.add(PartitionDescriptions.segment(ref)));
       body.put("segments", segments);
       body.put("nextFromLsn", u64(page.get().nextLsn()));
       body.put("hasMore", page.get().hasMore());
@@ -496,64 +495,6 @@ public class ObjlogEndpoint {
       body.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     return body;
-  }
-
-  /** The template's writer leases of a stream as its last lease round saw them (no store read). */
-  private static Map<String, Object> writerLease(WriterLeaseStatus status) {
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("instanceId", status.owner());
-    details.put("memberSlot", status.memberSlot());
-    details.put("members", status.members());
-    details.put("leases", status.leases().stream()
-        .map(l -> leaseView(l.partition(), l.owner(), l.epoch(), l.until())).toList());
-    details.put("othersLeases", status.othersLeases().stream()
-        .map(l -> leaseView(l.partition(), l.owner(), l.epoch(), l.until())).toList());
-    return details;
-  }
-
-  private static Map<String, Object> leaseView(int partition, String owner, long epoch, Instant until) {
-    Map<String, Object> l = new LinkedHashMap<>();
-    l.put("partition", partition);
-    l.put("owner", owner);
-    l.put("epoch", u64(epoch));
-    l.put("until", until);
-    return l;
-  }
-
-  private static Map<String, Object> localWriter(LocalWriterStatus status) {
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("state", status.state().name());
-    WriterState writer = status.writer();
-    if (writer != null) {
-      details.put("writerEpoch", u64(writer.committed().writerEpoch()));
-      details.put("committedNextLsn", u64(writer.committed().nextLsn()));
-      details.put("nextLsn", u64(writer.nextLsn()));
-      details.put("bufferedRecords", writer.bufferedRecords());
-      details.put("inflightSegments", writer.inflightSegments());
-      details.put("inflightBytes", writer.inflightBytes());
-    }
-    if (status.state() != LocalWriterStatus.State.NOT_WRITTEN_HERE) {
-      details.put("lastCommit", status.lastCommit());
-      details.put("pendingSends", status.pendingSends());
-      details.put("opens", status.opens());
-    }
-    if (status.failure() != null) {
-      details.put("failure", status.failure());
-    }
-    return details;
-  }
-
-  private static Map<String, Object> segment(SegmentRef ref) {
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("key", ref.uri());
-    details.put("baseLsn", u64(ref.baseLsn()));
-    details.put("lastLsn", u64(ref.lastLsn()));
-    details.put("recordCount", ref.recordCount());
-    details.put("sizeBytes", u64(ref.sizeBytes()));
-    details.put("writerEpoch", u64(ref.writerEpoch()));
-    details.put("minTimestamp", Instant.ofEpochMilli(ref.minTimestampMs()));
-    details.put("maxTimestamp", Instant.ofEpochMilli(ref.maxTimestampMs()));
-    return details;
   }
 
   /** The partition's segment folder: every object in it, committed or not (scrub removes the rest). */

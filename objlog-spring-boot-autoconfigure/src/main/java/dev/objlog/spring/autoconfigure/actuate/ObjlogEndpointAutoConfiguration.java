@@ -1,5 +1,6 @@
 package dev.objlog.spring.autoconfigure.actuate;
 
+import dev.objlog.MemoryBudget;
 import dev.objlog.spring.actuate.CachedPartitionHeads;
 import dev.objlog.spring.actuate.ObjlogEndpoint;
 import dev.objlog.spring.autoconfigure.lifecycle.ObjlogLifecycleAutoConfiguration;
@@ -40,11 +41,12 @@ public final class ObjlogEndpointAutoConfiguration {
   ObjlogEndpoint objlogEndpoint(ObjlogStreams streams, ObjectProvider<ObjlogTemplate> template,
       ObjectProvider<StoreActivity> activity, ObjectProvider<ObjlogMaintenance> maintenance,
       ObjectProvider<ObjlogListenerEndpointRegistry> listeners, ObjectProvider<CachedPartitionHeads> cachedHeads,
-      ObjectProvider<EndpointAccessResolver> access) {
+      ObjectProvider<EndpointAccessResolver> access, ObjectProvider<MemoryBudget> memoryBudget) {
     ObjlogEndpoint endpoint = new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new),
         maintenance.getIfUnique());
     endpoint.setListenerRegistry(listeners.getIfUnique());
     endpoint.setCachedHeads(cachedHeads.getIfUnique());
+    endpoint.setMemoryBudget(memoryBudget.getIfUnique());
     EndpointAccessResolver resolver = access.getIfUnique();
     if (resolver != null) {
       endpoint.setWriteOperations(resolver.accessFor(EndpointId.of("objlog"), Access.READ_ONLY) == Access.UNRESTRICTED);

@@ -113,6 +113,7 @@
       state.writable = body.writeOperations === true;
       const now = Date.parse(body.time);
       renderStore(body);
+      renderMemory(body.memory);
       renderStreams(body, now);
       renderListeners(body, now);
       if (!state.rendered) {
@@ -153,6 +154,32 @@
     $('access').textContent = state.writable
         ? 'unrestricted: write actions are offered (each asks for confirmation)'
         : 'read-only: no write actions';
+  }
+
+  function renderMemory(m) {
+    const section = $('memory');
+    section.hidden = !m;
+    if (!m) return;
+    const share = m.capacityBytes > 0 ? m.usedBytes / m.capacityBytes : 0;
+    $('memory-capacity').textContent = bytes(m.capacityBytes);
+    $('memory-used').textContent = bytes(m.usedBytes) + ' (' + Math.round(share * 100) + ' %)';
+    const s = $('memory-state');
+    // words as well as colours: a writer waits once nothing is left to borrow
+    if (share >= 0.9) {
+      s.className = 'state bad';
+      s.textContent = 'nearly full: writers may wait';
+    } else if (share >= 0.7) {
+      s.className = 'state warn';
+      s.textContent = 'filling';
+    } else {
+      s.className = 'state ok';
+      s.textContent = 'room to spare';
+    }
+    $('memory-reserved').textContent = bytes(m.reservedBytes);
+    $('memory-borrowed').textContent = bytes(m.borrowedBytes);
+    const waitedMs = m.writerWaitSeconds * 1000;
+    $('memory-wait').textContent = !(waitedMs > 0) ? 'never'
+        : (waitedMs < 1000 ? Math.max(1, Math.round(waitedMs)) + ' ms' : duration(waitedMs)) + ' in total';
   }
 
   function writerLeaseOwner(stream, partition) {

@@ -99,6 +99,20 @@ class ConsoleBrowserTests extends ConsoleBrowserSession {
   }
 
   @Test
+  void showsTheMemoryBudgetInNumbersAndWords() throws Exception {
+    open();
+    ConsoleApp.send(app, "orders", 1, 1); // an open writer holds a reservation of the budget
+    browser.waitFor("the memory budget section", d -> d.findElement(By.id("memory")).isDisplayed()
+        && !"…".equals(browser.text("#memory-capacity")));
+    assertThat(browser.text("#memory-capacity")).matches("[0-9.]+ (MiB|GiB)");
+    assertThat(browser.text("#memory-used")).matches("[0-9.]+ (B|KiB|MiB|GiB) \\([0-9]+ %\\)");
+    assertThat(browser.text("#memory-state")).as("the budget's fill in words")
+        .isIn("room to spare", "filling", "nearly full: writers may wait");
+    browser.waitFor("the open writer's reservation", d -> !"0 B".equals(browser.text("#memory-reserved")));
+    assertThat(browser.text("#memory-wait")).as("nothing waited for memory").isEqualTo("never");
+  }
+
+  @Test
   void readOnlyAccessShowsNoWriteActions() throws Exception {
     open();
     browser.waitFor("the listener", d -> !d.findElements(By.cssSelector("section.listener")).isEmpty());

@@ -2,11 +2,13 @@ package dev.objlog.spring.autoconfigure.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.objlog.MemoryBudget;
 import dev.objlog.spring.actuate.ObjlogEndpoint;
 import dev.objlog.spring.actuate.ObjlogHealthIndicator;
 import dev.objlog.spring.actuate.StoreProbe;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -29,6 +31,18 @@ class ObjlogActuatorAutoConfigurationTests {
         .run(context -> assertThat(context).hasSingleBean(ObjlogEndpoint.class));
     runner.withPropertyValues("management.endpoints.web.exposure.include=objlog", "management.endpoint.objlog.access=NONE")
         .run(context -> assertThat(context).doesNotHaveBean(ObjlogEndpoint.class));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theEndpointShowsTheContextsMemoryBudget() {
+    runner.withPropertyValues("management.endpoints.web.exposure.include=objlog", "objlog.memory.budget=48MB")
+        .run(context -> {
+          Map<String, Object> memory = (Map<String, Object>) context.getBean(ObjlogEndpoint.class).streams().get("memory");
+          assertThat(memory).as("the overview's memory section").isNotNull()
+              .containsEntry("capacityBytes", 48L << 20)
+              .containsEntry("capacityBytes", context.getBean(MemoryBudget.class).capacityBytes());
+        });
   }
 
   @Test
