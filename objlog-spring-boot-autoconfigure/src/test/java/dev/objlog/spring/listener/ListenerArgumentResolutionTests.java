@@ -209,4 +209,32 @@ class ListenerArgumentResolutionTests {
       return new DefaultListenerErrorHandler(new FixedBackOff(0, 5), new DeadLetterRecoverer(template, "dlt"));
     }
   }
+
+  static class BatchWithHeader {
+    @ObjlogListener(id = "batch-header", stream = "orders", batch = "true")
+    void on(List<String> values, @Header(ObjlogHeaders.LSN) long lsn) {}
+  }
+
+  @Test
+  void aBatchListenerWithAHeaderParameterFailsStartupNamingTheAlternative() {
+    runner.withBean(BatchWithHeader.class).run(context -> assertThat(context).getFailure()
+        .hasMessageContaining("@Header is not supported in batch mode; take List<ReadRecord> instead"));
+  }
+
+  static class EmptyValues {
+    final Received received = new Received();
+
+    @ObjlogListener(id = "empty", stream = "orders")
+    void on(@Payload(required = false) Order order, @Header(ObjlogHeaders.LSN) long lsn) {
+      received.values.add(order == null ? "null@" + lsn : order.id());
+    }
+  }
+
+  @Test
+  void anOptionalPayloadIsNullForAnEmptyValue() throws Exception {
+    runner.withBean(EmptyValues.class).run(context -> {
+      context.getBean(ObjlogTemplate.class).send("orders", 0, new byte[0]).get(WAIT, TimeUnit.SECONDS);
+      assertThat(context.getBean(EmptyValues.class).received.take()).isEqualTo("null@0");
+    });
+  }
 }
