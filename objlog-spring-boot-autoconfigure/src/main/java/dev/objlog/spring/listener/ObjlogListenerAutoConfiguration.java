@@ -10,7 +10,12 @@ import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.messaging.handler.invocation.HandlerMethodArgumentResolver;
+import org.springframework.validation.Validator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -25,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Auto-configuration of {@code @ObjlogListener}: the annotation processor, the {@link
  * ObjlogListenerEndpointRegistry}, the default {@link ObjlogListenerContainerFactory} (named
  * {@code objlogListenerContainerFactory}, using the application's single {@link
- * ListenerErrorHandler} and {@link MeterRegistry} when there are) and the {@link
+ * ListenerErrorHandler} and {@link MeterRegistry} when there are, and resolving arguments with the
+ * {@link ObjlogListenerConfigurer}s' resolvers and the single {@code Validator}) and the {@link
  * RecordPayloadConverter}.
  */
 @AutoConfiguration(
@@ -59,9 +65,12 @@ public final class ObjlogListenerAutoConfiguration {
       ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
       ObjectProvider<ObjlogListenerObservationConvention> observationConvention,
       ObjectProvider<LeaseStore> leases, ObjectProvider<SnapshotStore> snapshotStore,
-      org.springframework.context.ApplicationEventPublisher events) {
-    ObjlogListenerContainerFactory factory = new ObjlogListenerContainerFactory(streams, checkpoints,
-        payloadConverter.getIfAvailable(() -> new DefaultRecordPayloadConverter(null)), properties);
+      ObjectProvider<ObjlogListenerConfigurer> configurers, ObjectProvider<Validator> validator,
+      ConfigurableListableBeanFactory beanFactory, org.springframework.context.ApplicationEventPublisher events) {
+    RecordPayloadConverter converter = payloadConverter.getIfAvailable(() -> new DefaultRecordPayloadConverter(null));
+    ObjlogListenerContainerFactory factory = new ObjlogListenerContainerFactory(streams, checkpoints, converter,
+        properties);
+    factory.setMessageHandlerMethodFactory(messageHandlerMethodFactory(converter, configurers, validator, beanFactory));
     errorHandler.ifUnique(factory::setErrorHandler);
     factory.setMeterRegistry(meterRegistry.getIfUnique());
     observationRegistry.ifUnique(factory::setObservationRegistry);
@@ -70,6 +79,25 @@ public final class ObjlogListenerAutoConfiguration {
     snapshotStore.ifUnique(factory::setSnapshotStore);
     factory.setApplicationEventPublisher(events);
     return factory;
+  }
+
+  /** Resolves listener arguments with the configurers' resolvers and validator (else the single Validator bean). */
+  private static ObjlogMessageHandlerMethodFactory messageHandlerMethodFactory(RecordPayloadConverter converter,
+      ObjectProvider<ObjlogListenerConfigurer> configurers, ObjectProvider<Validator> validatorBean,
+      ConfigurableListableBeanFactory beanFactory) {
+    List<HandlerMethodArgumentResolver> resolvers = new ArrayList<>();
+    Validator validator = null;
+    for (ObjlogListenerConfigurer configurer : configurers.orderedStream().toList()) {
+      configurer.configureArgumentResolvers(resolvers);
+      if (configurer.getValidator() != null) {
+        validator = configurer.getValidator();
+      }
+    }
+    ObjlogMessageHandlerMethodFactory methods = new ObjlogMessageHandlerMethodFactory(converter);
+    methods.setCustomArgumentResolvers(resolvers);
+    methods.setValidator(validator != null ? validator : validatorBean.getIfUnique());
+    methods.setBeanFactory(beanFactory);
+    return methods;
   }
 
   /** Retention never trims past what the streams' configured consumer groups have checkpointed. */

@@ -89,7 +89,7 @@ public class ObjlogListenerContainer {
       PartitionSet partitions,
       LogReader reader,
       CheckpointRepository checkpoints,
-      ListenerMethodInvoker invoker,
+      ListenerMethod invoker,
       ListenerErrorHandler errorHandler,
       StartPosition startPosition,
       CheckpointMode mode,
@@ -111,7 +111,15 @@ public class ObjlogListenerContainer {
       /** Where events go; null: none. */
       @Nullable ApplicationEventPublisher events,
       /** Idle events after this long without records; null: none. */
-      @Nullable Duration idleEventInterval) {}
+      @Nullable Duration idleEventInterval,
+      /** How retries wait; null: on the container's monitor, which a stop notifies. */
+      @Nullable Sleeper sleeper) {}
+
+  /** Waits out a back-off interval instead of the container's monitor (tests count intervals with it). */
+  @FunctionalInterface
+  interface Sleeper {
+    void sleep(long millis) throws InterruptedException;
+  }
 
   private final Settings settings;
   private final Object lock = new Object();

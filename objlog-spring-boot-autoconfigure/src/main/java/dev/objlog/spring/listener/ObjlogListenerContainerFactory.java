@@ -48,6 +48,8 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private @Nullable PlatformTransactionManager transactionManager;
   private @Nullable SnapshotStore snapshotStore;
   private @Nullable ApplicationEventPublisher eventPublisher;
+  private @Nullable ObjlogMessageHandlerMethodFactory messageHandlerMethodFactory;
+  private ObjlogListenerContainer.@Nullable Sleeper sleeper;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -56,9 +58,37 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     this.payloadConverter = Objects.requireNonNull(payloadConverter, "payloadConverter");
     this.properties = Objects.requireNonNull(properties, "properties");
     this.leases = leasesOf(checkpoints);
-    ObjlogListenerProperties.BackOff backOff = properties.getBackOff();
-    this.errorHandler = new DefaultListenerErrorHandler(
-        new org.springframework.util.backoff.FixedBackOff(backOff.getInterval().toMillis(), backOff.getMaxRetries()), null);
+    this.errorHandler = new DefaultListenerErrorHandler(properties.getBackOff().toBackOff(), null);
+  }
+
+  /**
+   * How listener method arguments are resolved (default: an {@link
+   * ObjlogMessageHandlerMethodFactory} with this factory's payload converter and no validator).
+   * Initialised here if it was not yet.
+   */
+  public void setMessageHandlerMethodFactory(ObjlogMessageHandlerMethodFactory messageHandlerMethodFactory) {
+    messageHandlerMethodFactory.afterPropertiesSet(); // adds the resolvers once; idempotent
+    synchronized (this) {
+      this.messageHandlerMethodFactory = messageHandlerMethodFactory;
+    }
+  }
+
+  public synchronized ObjlogMessageHandlerMethodFactory getMessageHandlerMethodFactory() {
+    return messageHandlerMethodFactory();
+  }
+
+  private synchronized ObjlogMessageHandlerMethodFactory messageHandlerMethodFactory() {
+    if (messageHandlerMethodFactory == null) {
+      ObjlogMessageHandlerMethodFactory f = new ObjlogMessageHandlerMethodFactory(payloadConverter);
+      f.afterPropertiesSet();
+      messageHandlerMethodFactory = f;
+    }
+    return messageHandlerMethodFactory;
+  }
+
+  /** Tests: how retries wait (null: on the container's monitor). */
+  void setSleeper(ObjlogListenerContainer.@Nullable Sleeper sleeper) {
+    this.sleeper = sleeper;
   }
 
   /** The error handler of endpoints that name none (default: retries, then stop the partition). */
@@ -158,8 +188,8 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
     }
     CheckpointMode mode = endpoint.getCheckpointMode() != null ? endpoint.getCheckpointMode()
         : properties.getCheckpointMode();
-    ListenerMethodInvoker invoker =
-        new ListenerMethodInvoker(endpoint.getBean(), endpoint.getMethod(), endpoint.isBatch(), payloadConverter);
+    ListenerMethod invoker =
+        new ListenerMethod(endpoint.getBean(), endpoint.getMethod(), endpoint.isBatch(), messageHandlerMethodFactory());
     if (invoker.acceptsAcknowledgment() && mode != CheckpointMode.MANUAL) {
       throw new IllegalArgumentException("listener " + endpoint.getId() + " takes an Acknowledgment but its"
           + " checkpoint mode is " + mode + ": set checkpointMode = \"MANUAL\"");
@@ -185,7 +215,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
         properties.getShutdownTimeout(), clock, streams.log(stream.name()).options().ticker(),
         new ListenerMetrics(meterRegistry), observationRegistry,
         observationConvention, group, transaction, snapshotStart(endpoint, stream, start, errors),
-        eventPublisher, properties.getIdleEventInterval()));
+        eventPublisher, properties.getIdleEventInterval(), sleeper));
   }
 
   /** The snapshot start of an endpoint that can start from a snapshot, else null. */

@@ -7,6 +7,8 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.backoff.ExponentialBackOff;
+import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * Defaults of {@code @ObjlogListener} containers ({@code objlog.listener.*}).
@@ -251,14 +253,60 @@ public class ObjlogListenerProperties {
     }
   }
 
-  /** Retries of a failing listener method before the recoverer (or stopping the partition). */
+  /**
+   * Retries of a failing listener method before the recoverer (or stopping the partition), by the
+   * auto-configured error handler. Failures to convert or validate the payload are not retried.
+   */
   public static class BackOff {
 
-    /** Time between attempts. */
+    /** Time between attempts; with a multiplier above 1, before the first retry. */
     private Duration interval = Duration.ofSeconds(1);
 
     /** Retries after the first attempt. */
     private long maxRetries = 3;
+
+    /**
+     * Factor each interval grows by over the previous one (exponential back-off); 1: a fixed
+     * interval.
+     */
+    private double multiplier = 1.0;
+
+    /** Longest interval of an exponential back-off (multiplier above 1). */
+    private Duration maxInterval = Duration.ofSeconds(30);
+
+    /** The back-off these properties describe: fixed, or exponential with a multiplier above 1. */
+    public org.springframework.util.backoff.BackOff toBackOff() {
+      if (multiplier == 1.0) {
+        return new FixedBackOff(interval.toMillis(), maxRetries);
+      }
+      ExponentialBackOff backOff = new ExponentialBackOff(interval.toMillis(), multiplier);
+      backOff.setMaxInterval(Math.max(interval.toMillis(), maxInterval.toMillis()));
+      backOff.setMaxAttempts(maxRetries);
+      return backOff;
+    }
+
+    public double getMultiplier() {
+      return multiplier;
+    }
+
+    public void setMultiplier(double multiplier) {
+      if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
+        throw new IllegalArgumentException("objlog.listener.back-off.multiplier must be at least 1, not " + multiplier);
+      }
+      this.multiplier = multiplier;
+    }
+
+    public Duration getMaxInterval() {
+      return maxInterval;
+    }
+
+    public void setMaxInterval(Duration maxInterval) {
+      if (maxInterval.isNegative()) {
+        throw new IllegalArgumentException("objlog.listener.back-off.max-interval must not be negative, not "
+            + maxInterval);
+      }
+      this.maxInterval = maxInterval;
+    }
 
     public Duration getInterval() {
       return interval;

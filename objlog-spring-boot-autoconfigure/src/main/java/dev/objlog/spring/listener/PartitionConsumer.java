@@ -27,12 +27,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.util.backoff.BackOffExecution;
 
 /**
  * One partition of an {@link ObjlogListenerContainer}, on its own thread: starts at the stored
- * checkpoint or the start position, tails the partition, invokes the listener (retrying as the
- * error handler's back-off says), saves checkpoints as the {@link CheckpointMode} says, and stops
+ * checkpoint or the start position, tails the partition, invokes the listener (handing failures
+ * to the error handler, which retries as it sees fit), saves checkpoints as the {@link CheckpointMode} says, and stops
  * on its own when it fails or, in a group, when the partition is no longer its.
  *
  * <p>Thread-safety: runs on its own thread; the container and the group member read its state and
@@ -94,6 +93,10 @@ final class PartitionConsumer implements Runnable {
     this.deadlineNanos = deadlineNanos;
     this.key = CheckpointKey.of(container.getCheckpointOwner(), container.getStreamName(), partition);
     this.start = new StartPositionResolver(settings, partition, key);
+  }
+
+  ObjlogListenerContainer container() {
+    return container;
   }
 
   PartitionStatus status() {
@@ -368,117 +371,114 @@ final class PartitionConsumer implements Runnable {
     }
   }
 
-  /** Invokes with retries; false when the partition stopped (failed or asked to stop). */
+  /**
+   * Invokes, and on failure lets the error handler retry and decide; false when the partition
+   * stopped (failed or asked to stop).
+   */
   private boolean deliver(List<ReadRecord> batch) throws InterruptedException {
     List<ReadRecord> remaining = batch;
-    BackOffExecution backOff = null;
-    int attempts = 0;
     while (true) {
       if (!live()) {
         return false;
       }
-      attempts++;
-      long startNanos = System.nanoTime();
-      try {
-        Acknowledgment ack = null;
-        acknowledged = false;
-        if (settings.mode() == CheckpointMode.MANUAL) {
-          long after = remaining.get(remaining.size() - 1).lsn() + 1;
-          ack = () -> {
-            acknowledged = true;
-            processed = after;
-            save();
-          };
-        }
-        ListenerMethodInvoker.Call call = new ListenerMethodInvoker.Call(container.getStreamName(), remaining, ack);
-        // The lane first, then any transaction: a thread waiting for its lane holds no connection.
-        if (lane != null) {
-          lane.lock();
-        }
-        try {
-          if (!live()) {
-            return false; // stopped, or the lease deadline passed, while waiting for the lane
-          }
-          if (settings.transaction() == null) {
-            invokeObserved(call);
-          } else {
-            invokeAndSaveInTransaction(call, settings.transaction());
-          }
-        } finally {
-          if (lane != null) {
-            lane.unlock();
-          }
-        }
-      } catch (Exception e) {
-        if (e instanceof CheckpointConflictException || e instanceof LeaseDeadlinePassed) {
-          throw (RuntimeException) e; // an acknowledgment found the partition owned elsewhere
-        }
-        if (e instanceof FailedInTransaction f) {
-          throw (RuntimeException) f.failure(); // the save's: stops the partition, as without transactions
-        }
-        if (acknowledged || settings.transaction() != null) {
-          resync();
-        }
-        settings.metrics().failed(container.getListenerId(), container.getStreamName(), System.nanoTime() - startNanos);
-        if (e instanceof BatchListenerFailedException b && settings.invoker().isBatch()) {
-          int index = Math.min(b.index(), remaining.size() - 1);
-          if (index > 0) {
-            advance(remaining.get(index - 1), index);
-            remaining = remaining.subList(index, remaining.size());
-            backOff = null;
-            attempts = 1;
-          }
-        }
-        if (backOff == null) {
-          backOff = settings.errorHandler().backOff().start();
-        }
-        long wait = backOff.nextBackOff();
-        if (wait != BackOffExecution.STOP) {
-          logger.debug("Listener " + key + " failed (attempt " + attempts + "); retrying in " + wait + " ms", e);
-          sleep(wait);
-          continue;
-        }
-        boolean pointed = e instanceof BatchListenerFailedException && settings.invoker().isBatch();
-        List<ReadRecord> failed = pointed ? List.of(remaining.get(0)) : remaining;
-        Exception cause = pointed && e.getCause() instanceof Exception c ? c : e;
-        ListenerFailure f = new ListenerFailure(container.getListenerId(), container.getStreamName(), partition, failed, cause, attempts);
-        if (!settings.errorHandler().handleExhausted(f)) {
-          save0IfNotManual();
-          fail("the listener failed on LSN " + Long.toUnsignedString(failed.get(0).lsn()) + " after " + attempts
-              + " attempts and was not recovered: " + cause, null);
-          return false;
-        }
-        settings.metrics().recovered(container.getListenerId(), container.getStreamName(), failed.size());
-        processed = failed.get(failed.size() - 1).lsn() + 1;
-        save(); // the records are disposed of: never redeliver them
-        if (failed.size() == remaining.size()) {
-          return true;
-        }
-        remaining = remaining.subList(failed.size(), remaining.size());
-        backOff = null;
-        attempts = 0;
-        continue;
+      PartitionDelivery.Attempt first = attempt(remaining);
+      if (first.stopped()) {
+        return false;
       }
-      settings.metrics().processed(container.getListenerId(), container.getStreamName(), remaining.size(), System.nanoTime() - startNanos);
-      if (settings.transaction() == null) {
-        advance(remaining.get(remaining.size() - 1), remaining.size());
+      if (first.failure() == null) {
+        return true;
       }
-      return true;
+      PartitionDelivery delivery = new PartitionDelivery(this, remaining, first.failure());
+      boolean handled = settings.errorHandler().handle(delivery);
+      if (delivery.succeeded()) {
+        return true;
+      }
+      if (delivery.isStopping() || !live()) {
+        return false;
+      }
+      List<ReadRecord> failed = delivery.records();
+      if (!handled) {
+        save0IfNotManual();
+        fail("the listener failed on LSN " + Long.toUnsignedString(failed.get(0).lsn()) + " after "
+            + delivery.attempts() + " attempts and was not recovered: " + delivery.cause(), null);
+        return false;
+      }
+      settings.metrics().recovered(container.getListenerId(), container.getStreamName(), failed.size());
+      processed = failed.get(failed.size() - 1).lsn() + 1;
+      save(); // the records are disposed of: never redeliver them
+      remaining = delivery.remaining();
+      if (failed.size() == remaining.size()) {
+        return true;
+      }
+      remaining = remaining.subList(failed.size(), remaining.size()); // the rest of the batch, afresh
     }
   }
 
-  private void invokeObserved(ListenerMethodInvoker.Call call) throws Exception {
+  /** One invocation on {@code records}, with its metrics and checkpoint bookkeeping. */
+  PartitionDelivery.Attempt attempt(List<ReadRecord> records) {
+    long startNanos = System.nanoTime();
+    try {
+      Acknowledgment ack = null;
+      acknowledged = false;
+      if (settings.mode() == CheckpointMode.MANUAL) {
+        long after = records.get(records.size() - 1).lsn() + 1;
+        ack = () -> {
+          acknowledged = true;
+          processed = after;
+          save();
+        };
+      }
+      RecordMessage message = new RecordMessage(container.getStreamName(), records, settings.invoker().isBatch(), ack);
+      // The lane first, then any transaction: a thread waiting for its lane holds no connection.
+      if (lane != null) {
+        lane.lock();
+      }
+      try {
+        if (!live()) {
+          return PartitionDelivery.Attempt.STOPPED; // stopped, or the lease deadline passed, while waiting for the lane
+        }
+        if (settings.transaction() == null) {
+          invokeObserved(message);
+        } else {
+          invokeAndSaveInTransaction(message, settings.transaction());
+        }
+      } finally {
+        if (lane != null) {
+          lane.unlock();
+        }
+      }
+    } catch (Exception e) {
+      if (e instanceof CheckpointConflictException || e instanceof LeaseDeadlinePassed) {
+        throw (RuntimeException) e; // an acknowledgment found the partition owned elsewhere
+      }
+      if (e instanceof FailedInTransaction f) {
+        throw (RuntimeException) f.failure(); // the save's: stops the partition, as without transactions
+      }
+      if (acknowledged || settings.transaction() != null) {
+        resync();
+      }
+      settings.metrics().failed(container.getListenerId(), container.getStreamName(), System.nanoTime() - startNanos);
+      return new PartitionDelivery.Attempt(false, e);
+    }
+    settings.metrics().processed(container.getListenerId(), container.getStreamName(), records.size(), System.nanoTime() - startNanos);
+    if (settings.transaction() == null) {
+      advance(records.get(records.size() - 1), records.size());
+    }
+    return PartitionDelivery.Attempt.PROCESSED;
+  }
+
+  private void invokeObserved(RecordMessage message) throws Exception {
     if (settings.observationRegistry().isNoop()) {
-      settings.invoker().invoke(call);
+      settings.invoker().invoke(message);
       return;
     }
     Observation observation = ObjlogListenerObservation.LISTENER_OBSERVATION.observation(
         settings.observationConvention(), DefaultObjlogListenerObservationConvention.INSTANCE,
-        () -> new ObjlogListenerObservationContext(container.getListenerId(), container.getStreamName(), partition, call.records()),
+        () -> new ObjlogListenerObservationContext(container.getListenerId(), container.getStreamName(), partition, message.records()),
         settings.observationRegistry());
     observation.start();
     try (Observation.Scope scope = observation.openScope()) {
-      settings.invoker().invoke(call);
+      settings.invoker().invoke(message);
     } catch (Exception | Error e) {
       observation.error(e);
       throw e;
@@ -493,14 +493,14 @@ final class PartitionConsumer implements Runnable {
    * method's own writes. On any failure the caller resyncs from the stored checkpoint, since a
    * save that happened in the transaction may have been rolled back.
    */
-  private void invokeAndSaveInTransaction(ListenerMethodInvoker.Call call, TransactionTemplate transaction)
+  private void invokeAndSaveInTransaction(RecordMessage message, TransactionTemplate transaction)
       throws Exception {
     long before = processed;
-    List<ReadRecord> records = call.records();
+    List<ReadRecord> records = message.records();
     try {
       transaction.executeWithoutResult(status -> {
         try {
-          invokeObserved(call);
+          invokeObserved(message);
         } catch (Exception e) {
           throw new FailedInTransaction(e, false);
         }
@@ -536,7 +536,7 @@ final class PartitionConsumer implements Runnable {
     }
   }
 
-  private void advance(ReadRecord last, int count) {
+  void advance(ReadRecord last, int count) {
     if (settings.mode() == CheckpointMode.MANUAL) {
       return;
     }
@@ -589,15 +589,5 @@ final class PartitionConsumer implements Runnable {
     unsavedCount = 0;
     lastSaveNanos = System.nanoTime();
     lastCheckpoint = settings.clock().instant();
-  }
-
-  private void sleep(long millis) throws InterruptedException {
-    long deadline = System.nanoTime() + millis * 1_000_000;
-    synchronized (lock) {
-      long left;
-      while (live() && (left = deadline - System.nanoTime()) > 0) {
-        lock.wait(Math.max(1, left / 1_000_000));
-      }
-    }
   }
 }

@@ -7,7 +7,9 @@
  * dev.objlog.spring.listener.ObjlogListenerEndpointRegistry}).
  *
  * <p>Owns: resolving annotations into endpoints, the per-partition consumer threads, argument
- * resolution and payload conversion, checkpoint modes, retries and recovery ({@link
+ * resolution (through spring-messaging's {@link
+ * dev.objlog.spring.listener.ObjlogMessageHandlerMethodFactory}) and payload conversion, checkpoint
+ * modes, retries and recovery ({@link
  * dev.objlog.spring.listener.ListenerErrorHandler}, {@link
  * dev.objlog.spring.listener.DeadLetterRecoverer}), the outcomes of unusable checkpoints, the
  * {@code objlog.listener} observation, the listener meters and the {@code objlog.listener.*} properties. Does not own: storing checkpoints
@@ -23,8 +25,10 @@
  * checkpoint after it; a checkpoint that cannot be used never leads to a silent jump (the
  * partition fails, or restarts where configured with a WARN log and a saved checkpoint).
  *
- * <p>Error contract: listener exceptions are retried per the handler's BackOff, then recovered or
- * the partition stops (FAILED; the container is not in its expected state). Checkpoint save
+ * <p>Error contract: the error handler owns the retries ({@link
+ * dev.objlog.spring.listener.FailedDelivery}); listener exceptions are retried per its back-off,
+ * argument conversion and validation failures are not; then the records are recovered or the
+ * partition stops (FAILED; the container is not in its expected state). Checkpoint save
  * conflicts (another instance advanced the checkpoint) stop the partition: FAILED without a group,
  * handed back to the group (released, taken again from the stored checkpoint) with one. Invalid endpoint
  * configuration fails startup with an {@code IllegalArgumentException}.

@@ -20,7 +20,7 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
  * (and Jackson's, for JSON values), on the memory store as {@link InMemoryObjlog} does, with
  * the beans of the application that objlog uses: components with {@code @ObjlogListener}
  * methods, and {@code RecordValueConverter}, {@code RecordPayloadConverter}, {@code
- * ListenerErrorHandler} and {@code ListenerRecoverer} beans. Other components (controllers,
+ * ListenerErrorHandler}, {@code ListenerRecoverer} and {@code ObjlogListenerConfigurer} beans. Other components (controllers,
  * repositories, services, and {@code @Configuration} classes the scan finds) are left out; add one
  * with {@code @Import}, a nested {@code @TestConfiguration} or {@link #includeFilters()}.
  *

@@ -4,6 +4,7 @@ import dev.objlog.spring.core.RecordValueConverter;
 import dev.objlog.spring.listener.ListenerErrorHandler;
 import dev.objlog.spring.listener.ListenerRecoverer;
 import dev.objlog.spring.listener.ObjlogListener;
+import dev.objlog.spring.listener.ObjlogListenerConfigurer;
 import dev.objlog.spring.listener.ObjlogListeners;
 import dev.objlog.spring.listener.RecordPayloadConverter;
 import java.io.IOException;
@@ -19,7 +20,8 @@ import org.springframework.core.type.classreading.MetadataReaderFactory;
  */
 final class ObjlogTypeExcludeFilter extends StandardAnnotationCustomizableTypeExcludeFilter<ObjlogTest> {
   private static final Set<Class<?>> INCLUDES =
-      Set.of(RecordValueConverter.class, RecordPayloadConverter.class, ListenerErrorHandler.class, ListenerRecoverer.class);
+      Set.of(RecordValueConverter.class, RecordPayloadConverter.class, ListenerErrorHandler.class, ListenerRecoverer.class,
+          ObjlogListenerConfigurer.class);
 
   ObjlogTypeExcludeFilter(Class<?> testClass) {
     super(testClass);
