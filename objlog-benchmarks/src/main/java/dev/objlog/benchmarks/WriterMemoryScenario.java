@@ -70,8 +70,9 @@ final class WriterMemoryScenario {
         + BUDGET_MIB + " MiB for all writers; writer options: backpressure 4 segments / 64 MiB per "
         + "writer (waiting), `maxRecordBytes` 64 KiB, 256 KiB blocks, batches of ≤ 8 MiB or 10 ms, zstd 1. "
         + "Each point is a fresh child JVM (`WriterMemoryProcess`, `" + HEAP
-        + " -XX:NativeMemoryTracking=summary`): every " + sampleMs + " ms `System.gc()`, then heap used "
-        + "(MemoryMXBean), RSS (`VmRSS`) and direct buffers (BufferPoolMXBean); at the end of the overload "
+        + " -XX:NativeMemoryTracking=summary`): every " + sampleMs + " ms `System.gc()`, then the heap used "
+        + "right after it as the collector reports it (`GcInfo.getMemoryUsageAfterGc`, heap pools; "
+        + "`MemoryMXBean` read after the call also counts what the producers allocated since), RSS (`VmRSS`) and direct buffers (BufferPoolMXBean); at the end of the overload "
         + "`jcmd VM.native_memory summary`. RSS above baseline is against the child's own RSS before its "
         + "log opened. NMT non-heap = NMT committed minus the committed heap (metaspace, threads, code, GC, "
         + "direct buffers); zstd-jni's native contexts are allocated outside the JVM and show only in RSS.");
