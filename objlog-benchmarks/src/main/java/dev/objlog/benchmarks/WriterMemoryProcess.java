@@ -126,7 +126,7 @@ public final class WriterMemoryProcess {
    * it ({@code GcInfo.getMemoryUsageAfterGc}, heap pools summed). Reading {@code
    * MemoryMXBean.getHeapMemoryUsage()} instead, after the call returns, also counts what the
    * producers allocated since: under this overload that read 200-420 MiB where a class histogram
-   * of live objects found 116-174 MB.
+   * of live objects found 116-174 MB. -1 when no full collection could be had.
    */
   static long heapAfterGc() {
     List<com.sun.management.GarbageCollectorMXBean> collectors = new ArrayList<>();
@@ -137,27 +137,32 @@ public final class WriterMemoryProcess {
         before.add(c.getCollectionCount());
       }
     }
-    System.gc();
     List<String> heapPools = new ArrayList<>();
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       if (pool.getType() == MemoryType.HEAP) {
         heapPools.add(pool.getName());
       }
     }
-    for (int i = 0; i < collectors.size(); i++) {
-      com.sun.management.GarbageCollectorMXBean c = collectors.get(i);
-      GcInfo info = c.getLastGcInfo();
-      if (c.getCollectionCount() > before.get(i) && !c.getName().contains("Young") && info != null) {
-        long used = 0;
-        for (Map.Entry<String, MemoryUsage> e : info.getMemoryUsageAfterGc().entrySet()) {
-          if (heapPools.contains(e.getKey())) {
-            used += e.getValue().getUsed();
+    // A System.gc() that finds a thread in a JNI critical section (zstd-jni compressing) may end
+    // without a full collection (-Xlog:gc shows none): ask again, and report -1 (the sample is
+    // left out) rather than a figure no full collection produced.
+    for (int attempt = 0; attempt < 5; attempt++) {
+      System.gc();
+      for (int i = 0; i < collectors.size(); i++) {
+        com.sun.management.GarbageCollectorMXBean c = collectors.get(i);
+        GcInfo info = c.getLastGcInfo();
+        if (c.getCollectionCount() > before.get(i) && !c.getName().contains("Young") && info != null) {
+          long used = 0;
+          for (Map.Entry<String, MemoryUsage> e : info.getMemoryUsageAfterGc().entrySet()) {
+            if (heapPools.contains(e.getKey())) {
+              used += e.getValue().getUsed();
+            }
           }
+          return used;
         }
-        return used;
       }
     }
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    return -1;
   }
 
   static long rss() {

@@ -41,7 +41,7 @@ final class WriterMemoryScenario {
   /** What one child reported. */
   record Point(int partitions, double maxHeapMib, double maxRssMib, double baselineRssMib, double maxDirectMib,
       double nmtCommittedMib, double nmtHeapCommittedMib, double lastRssMib, long records,
-      List<double[]> samples) {
+      List<double[]> samples, int skippedSamples) {
     /** NMT's committed memory outside the Java heap: metaspace, threads, code, GC, direct buffers. */
     double nmtNonHeapMib() {
       return nmtCommittedMib < 0 ? -1 : nmtCommittedMib - nmtHeapCommittedMib;
@@ -72,7 +72,9 @@ final class WriterMemoryScenario {
         + "Each point is a fresh child JVM (`WriterMemoryProcess`, `" + HEAP
         + " -XX:NativeMemoryTracking=summary`): every " + sampleMs + " ms `System.gc()`, then the heap used "
         + "right after it as the collector reports it (`GcInfo.getMemoryUsageAfterGc`, heap pools; "
-        + "`MemoryMXBean` read after the call also counts what the producers allocated since), RSS (`VmRSS`) and direct buffers (BufferPoolMXBean); at the end of the overload "
+        + "`MemoryMXBean` read after the call also counts what the producers allocated since; a `System.gc()` "
+        + "that ends without a full collection, as one can while zstd-jni holds a JNI critical section, "
+        + "is asked again, up to 5 times, else the sample is left out), RSS (`VmRSS`) and direct buffers (BufferPoolMXBean); at the end of the overload "
         + "`jcmd VM.native_memory summary`. RSS above baseline is against the child's own RSS before its "
         + "log opened. NMT non-heap = NMT committed minus the committed heap (metaspace, threads, code, GC, "
         + "direct buffers); zstd-jni's native contexts are allocated outside the JVM and show only in RSS.");
@@ -97,6 +99,7 @@ final class WriterMemoryScenario {
       m.put("nmt_committed_mib", round(p.nmtCommittedMib(), 1));
       m.put("nmt_non_heap_mib", round(p.nmtNonHeapMib(), 1));
       m.put("records_appended", p.records());
+      m.put("samples_without_full_gc", p.skippedSamples());
       m.put("samples", p.samples().stream().map(x -> java.util.Arrays.stream(x).map(v -> round(v, 2)).boxed().toList())
           .toList());
       data.add(m);
@@ -137,6 +140,7 @@ final class WriterMemoryScenario {
       double nmt = -1;
       double nmtHeap = -1;
       long records = -1;
+      int skipped = 0;
       boolean done = false;
       List<double[]> samples = new ArrayList<>();
       try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
@@ -146,6 +150,10 @@ final class WriterMemoryScenario {
             case "baseline" -> baseline = Long.parseLong(f[1]) / (double) MiB;
             case "sample" -> {
               double t = Double.parseDouble(f[1]);
+              if (Long.parseLong(f[2]) < 0) {
+                skipped++;
+                continue;
+              }
               double heap = Long.parseLong(f[2]) / (double) MiB;
               lastRss = Long.parseLong(f[3]) / (double) MiB;
               double rssAbove = lastRss - baseline;
@@ -169,7 +177,7 @@ final class WriterMemoryScenario {
         child.destroyForcibly();
         throw new IllegalStateException("the P7 child for " + partitions + " partitions did not finish cleanly");
       }
-      return new Point(partitions, maxHeap, maxRss, baseline, maxDirect, nmt, nmtHeap, lastRss, records, samples);
+      return new Point(partitions, maxHeap, maxRss, baseline, maxDirect, nmt, nmtHeap, lastRss, records, samples, skipped);
     } finally {
       try (Stream<Path> s = Files.walk(dir)) {
         s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
