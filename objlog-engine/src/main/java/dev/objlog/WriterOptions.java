@@ -127,8 +127,18 @@ public record WriterOptions(
    * @param maxPendingBytes default 256 MiB
    * @param failWhenFull throw {@link WriterBackpressureException} instead of waiting (default
    *     false: wait, interruptibly)
+   * @param maxRecordBytes the largest record this writer accepts, as {@link LogRecord#encodedSize()}
+   *     (envelope, headers and value); a larger one throws {@link
+   *     RecordExceedsPendingBudgetException}. The writer's guaranteed share of the {@link
+   *     MemoryBudget} (its reservation) is one such record plus one block, so a smaller value lets
+   *     many partition writers share a small budget. Default {@link #FORMAT_MAX_RECORD_BYTES}, the
+   *     largest record the format admits
    */
-  public record BackpressurePolicy(int maxPendingSegments, long maxPendingBytes, boolean failWhenFull) {
+  public record BackpressurePolicy(int maxPendingSegments, long maxPendingBytes, boolean failWhenFull,
+      int maxRecordBytes) {
+    /** The largest encoded record the segment format admits (envelope, 256 KiB headers, 4 MiB value). */
+    public static final int FORMAT_MAX_RECORD_BYTES = SegmentFormat.RECORD_ENVELOPE_SIZE
+        + SegmentFormat.MAX_RECORD_HEADER_BYTES + SegmentFormat.MAX_RECORD_VALUE_LEN;
     public static final BackpressurePolicy DEFAULT = new BackpressurePolicy(4, 256L << 20, false);
 
     public BackpressurePolicy {
@@ -138,6 +148,20 @@ public record WriterOptions(
       if (maxPendingBytes < 1) {
         throw new InvalidArgumentException("maxPendingBytes must be positive, was " + maxPendingBytes);
       }
+      if (maxRecordBytes < SegmentFormat.RECORD_ENVELOPE_SIZE || maxRecordBytes > FORMAT_MAX_RECORD_BYTES) {
+        throw new InvalidArgumentException("maxRecordBytes must be " + SegmentFormat.RECORD_ENVELOPE_SIZE + ".."
+            + FORMAT_MAX_RECORD_BYTES + " (an empty record up to the format's largest), was " + maxRecordBytes);
+      }
+    }
+
+    /** A policy accepting every record the format admits ({@link #FORMAT_MAX_RECORD_BYTES}). */
+    public BackpressurePolicy(int maxPendingSegments, long maxPendingBytes, boolean failWhenFull) {
+      this(maxPendingSegments, maxPendingBytes, failWhenFull, FORMAT_MAX_RECORD_BYTES);
+    }
+
+    /** This policy with another {@link #maxRecordBytes()}. */
+    public BackpressurePolicy withMaxRecordBytes(int value) {
+      return new BackpressurePolicy(maxPendingSegments, maxPendingBytes, failWhenFull, value);
     }
   }
 

@@ -49,7 +49,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -1151,103 +1150,9 @@ final class Scenarios {
 
   // --- P7 ---------------------------------------------------------------------------------------
 
+  /** P7 runs each point in a child JVM of its own: see {@link WriterMemoryScenario}. */
   Result p7() throws Exception {
-    Result r = new Result("P7", "P7 writer memory under overload");
-    long pending = 64 * MiB;
-    long batch = 8 * MiB;
-    long budget = pending + batch + 64 * MiB;
-    long seconds = smoke ? 1 : 10;
-    Path dir = Files.createTempDirectory("objlog-p7-");
-    MemoryMXBean mx = ManagementFactory.getMemoryMXBean();
-    System.gc();
-    long baseHeap = mx.getHeapMemoryUsage().getUsed();
-    long baseRss = rss();
-    List<double[]> samples = new ArrayList<>();
-    long appended;
-    try {
-      FaultInjectingObjectStore slow = FaultInjectingObjectStore.builder(FilesystemObjectStore.open(dir))
-          .latency(Duration.ofMillis(20), Duration.ZERO).bandwidth(5_000_000).build();
-      try (Objlog log = Objlog.open(slow, "bench/p7")) {
-        WriterOptions o = WriterOptions.builder().batch(Duration.ofMillis(10), batch, 1 << 20)
-            .backpressure(4, pending).pipeline(pipeline(1 << 20, 1)).build();
-        PartitionWriter w = log.openWriter(0, o);
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong count = new AtomicLong();
-        Thread producer = new Thread(() -> {
-          long i = 0;
-          try {
-            while (!stop.get()) {
-              w.append(LogRecord.of(1_776_000_000_000L + i, Data.value(pool, i, 1024)));
-              i++;
-              count.set(i);
-            }
-          } catch (RuntimeException e) {
-            // the abort below ends a blocked append
-          }
-        });
-        producer.start();
-        long t0 = System.nanoTime();
-        while (System.nanoTime() - t0 < seconds * 1_000_000_000L) {
-          Thread.sleep(smoke ? 200 : 500);
-          System.gc();
-          long heap = mx.getHeapMemoryUsage().getUsed() - baseHeap;
-          long rss = rss() - baseRss;
-          samples.add(new double[] {(System.nanoTime() - t0) / 1e9, heap / (double) MiB, rss / (double) MiB,
-              w.state().inflightBytes() / (double) MiB});
-        }
-        stop.set(true);
-        w.abort();
-        producer.join(10_000);
-        appended = count.get();
-      }
-    } finally {
-      deleteTree(dir);
-    }
-    double maxHeap = samples.stream().mapToDouble(x -> x[1]).max().orElse(0);
-    double maxRss = samples.stream().mapToDouble(x -> x[2]).max().orElse(0);
-    boolean met = maxHeap <= budget / (double) MiB;
-    r.line("Overload: one thread appends 1 KiB records as fast as it can for " + seconds + " s into a "
-        + "writer on a filesystem store behind the fault decorator (20 ms per request, 5 MB/s per "
-        + "request): the store takes ≈ 20 MB/s with 4 uploads in flight, the producer offers far more, "
-        + "so appends wait on backpressure. Writer options: backpressure 4 segments / "
-        + pending / MiB + " MiB, batches of ≤ " + batch / MiB + " MiB, zstd 1. Every 0.5 s: `System.gc()`, "
-        + "then heap used (MemoryMXBean) and RSS (`VmRSS` of /proc/self/status), both minus their values "
-        + "before the writer opened. Budget = maxPendingBytes + batch + 64 MiB = " + budget / MiB + " MiB.");
-    r.line("");
-    r.line("| figure | max over the run | budget | met? |");
-    r.line("|---|---|---|---|");
-    r.line("| heap after GC (above baseline) | " + String.format("%.1f MiB", maxHeap) + " | " + budget / MiB
-        + " MiB | " + (met ? "yes" : "**no**") + " |");
-    r.line("| RSS (above baseline) | " + String.format("%.1f MiB", maxRss) + " | (reported) | |");
-    r.line("");
-    r.line("Records accepted during the run: " + appended + ".");
-    r.check("writer heap under overload ≤ backpressure budget + active batch + 64 MiB",
-        String.format("%.1f MiB max vs %d MiB", maxHeap, budget / MiB), met);
-    r.put("budget_mib", budget / MiB).put("max_heap_after_gc_mib", round(maxHeap, 1))
-        .put("max_rss_mib", round(maxRss, 1)).put("records_appended", appended)
-        .put("samples", samples.stream().map(x -> Arrays.stream(x).map(v -> round(v, 2)).boxed().toList()).toList());
-    double[] t = samples.stream().mapToDouble(x -> x[0]).toArray();
-    Charts.lines(imgDir.resolve("p7-memory.png"), "P7 writer memory under overload (above baseline)", "s", "MiB",
-        ordered(
-            "heap after GC", new double[][] {t, samples.stream().mapToDouble(x -> x[1]).toArray()},
-            "RSS", new double[][] {t, samples.stream().mapToDouble(x -> x[2]).toArray()},
-            "budget", new double[][] {t, Arrays.stream(t).map(x -> budget / (double) MiB).toArray()}), false);
-    r.line("");
-    r.line(img(r, "p7-memory.png"));
-    return r;
-  }
-
-  private static long rss() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException e) {
-      // not Linux
-    }
-    return 0;
+    return new WriterMemoryScenario(smoke, imgDir, imgLink).run();
   }
 
   private static void deleteTree(Path dir) throws IOException {

@@ -24,10 +24,16 @@ public final class ChildJvm implements AutoCloseable {
   private final Thread pump;
 
   public ChildJvm(Class<?> main, String... args) throws IOException {
+    this(List.of(), main, args);
+  }
+
+  /** A child with {@code jvmOptions} after the default ones (a later option wins). */
+  public ChildJvm(List<String> jvmOptions, Class<?> main, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "-cp", System.getProperty("java.class.path"), main.getName()));
+        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
     command.addAll(List.of(args));
     process = new ProcessBuilder(command).redirectErrorStream(true).start();
     pump = new Thread(() -> {

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #seal} consumes the raw block: with codec none the sealed block <em>is</em> its buffer
  * (the preamble goes into the reserved first 64 bytes); with zstd the sealed block owns an array of
- * exactly its size, and the raw buffer is free again when {@code seal} returns.
+ * at most its size plus an eighth, and the raw buffer is free again when {@code seal} returns.
  *
  * <p>Holds a native zstd context (codec zstd): {@link #close} it. A zstd failure is an {@link
  * ObjlogException}.
@@ -98,17 +98,28 @@ public final class BlockSealer implements AutoCloseable {
       stored = rawLen;
     } else {
       int bound = (int) zstdBound(rawLen);
-      if (scratch.length < BLOCK_PREAMBLE_SIZE + bound) {
-        scratch = new byte[BLOCK_PREAMBLE_SIZE + bound];
+      // An owning seal compresses into an array of its own rather than a kept scratch buffer: a
+      // sealer then holds no block-sized heap between seals (a writer may keep several sealers,
+      // and a process many writers). The array is kept when it is close to the stored size
+      // (incompressible data: one allocation, no copy), else copied to it.
+      byte[] target;
+      if (own) {
+        target = new byte[BLOCK_PREAMBLE_SIZE + bound];
+      } else {
+        if (scratch.length < BLOCK_PREAMBLE_SIZE + bound) {
+          scratch = new byte[BLOCK_PREAMBLE_SIZE + bound];
+        }
+        target = scratch;
       }
       ZstdCompressCtx ctx = Objects.requireNonNull(zstd, "zstd context");
       try {
-        stored = ctx.compressByteArray(scratch, BLOCK_PREAMBLE_SIZE, scratch.length - BLOCK_PREAMBLE_SIZE,
+        stored = ctx.compressByteArray(target, BLOCK_PREAMBLE_SIZE, target.length - BLOCK_PREAMBLE_SIZE,
             raw.buffer(), BLOCK_PREAMBLE_SIZE, rawLen);
       } catch (ZstdException e) {
         throw new ObjlogException("zstd compression failed: " + e.getMessage(), e);
       }
-      out = own ? Arrays.copyOf(scratch, BLOCK_PREAMBLE_SIZE + stored) : scratch;
+      int length = BLOCK_PREAMBLE_SIZE + stored;
+      out = own && target.length - length > (length >>> 3) + 64 ? Arrays.copyOf(target, length) : target;
     }
     long blockHash = hash.hash(out, BLOCK_PREAMBLE_SIZE, stored);
     SealedBlock sealed = new SealedBlock(codec, out, stored, raw, blockHash);

@@ -149,6 +149,16 @@ public final class RawBlockBuilder {
     }
   }
 
+  /**
+   * Takes back the buffer offered with {@link #recycle} and not used yet, or null: for a caller
+   * that is done appending and would rather keep the buffer elsewhere than with this builder.
+   */
+  public byte @Nullable [] takeSpare() {
+    byte[] b = spare;
+    spare = null;
+    return b;
+  }
+
   /** Checks every encoder input rule; returns the encoded size. */
   private int validate(long lsn, long timestampMs, List<RecordHeader> headers, int valueLen) {
     if (recordCount == 0) {

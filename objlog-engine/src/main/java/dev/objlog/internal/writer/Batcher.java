@@ -20,7 +20,6 @@ import dev.objlog.format.segment.RawBlock;
 import dev.objlog.format.segment.RecordHeader;
 import dev.objlog.format.segment.SegmentEncoder;
 import dev.objlog.format.segment.SegmentEncoderOptions;
-import dev.objlog.format.segment.SegmentFormat;
 import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.store.Ticker;
 import java.nio.ByteBuffer;
@@ -129,9 +128,8 @@ final class Batcher {
    */
   static long reservation(WriterOptions options) {
     WriterOptions.Pipeline p = options.pipeline();
-    // The largest record the format admits, framed as the block builder frames it.
-    long maxRecord = (long) SegmentFormat.RECORD_ENVELOPE_SIZE + SegmentFormat.MAX_RECORD_HEADER_BYTES
-        + SegmentFormat.MAX_RECORD_VALUE_LEN;
+    // The largest record the writer accepts, framed as the block builder frames it.
+    long maxRecord = options.backpressure().maxRecordBytes();
     long wanted = SegmentEncoder.worstCaseSegmentSize(1, maxRecord, p.blockBytes(), p.codec()) + p.blockBytes();
     return Math.min(options.backpressure().maxPendingBytes(), wanted);
   }
@@ -141,6 +139,11 @@ final class Batcher {
   AppendResult append(LogRecord record) {
     int size = record.encodedSize();
     WriterOptions.BackpressurePolicy budget = options.backpressure();
+    if (size > budget.maxRecordBytes()) {
+      throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes exceeds this"
+          + " writer's maxRecordBytes of " + budget.maxRecordBytes() + " (WriterOptions.BackpressurePolicy);"
+          + " raise it or split the record");
+    }
     long alone = worstCase(1, size);
     if (alone > budget.maxPendingBytes()) {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
@@ -411,6 +414,7 @@ final class Batcher {
     pendingBytes += batch.estimate;
     lastCut = batch.settled;
     RawBlock last = Objects.requireNonNull(batch.builder.takeOpenBlock(), "a cut batch has records");
+    pipeline.reclaimSpare(batch);
     pipeline.sealLast(batch, last, batch.builder.blocksClosed());
   }
 

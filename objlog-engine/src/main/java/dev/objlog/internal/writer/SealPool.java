@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * Bounded parallelism is the pool's own, whatever the executor's size: a shared scheduler is not
  * flooded, and compression cannot take every core from the appending threads.
  *
- * <p>Also keeps a few raw block buffers that sealing freed (zstd), so the appending thread can
- * reuse them instead of allocating and zeroing a new one per block.
+ * <p>Also keeps one raw block buffer that sealing (zstd) or a cut freed, so the appending thread
+ * can reuse it instead of allocating and zeroing a new one per block.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
@@ -163,18 +163,22 @@ final class SealPool {
     }
   }
 
-  private void offerSpare(byte[] buffer) {
-    if (spareCount.get() < 2 * parallelism + 2) {
-      spareCount.incrementAndGet();
+  /**
+   * Keeps {@code buffer} if no spare is kept yet. One is enough: the appending thread opens one
+   * block at a time, and every spare kept is a whole block of heap that no budget counts (a writer
+   * of many partitions keeping a few each held more than its pending bytes).
+   */
+  void offerSpare(byte[] buffer) {
+    if (spareCount.compareAndSet(0, 1)) {
       spareBuffers.add(buffer);
     }
   }
 
-  /** A raw buffer freed by a seal, or null. */
+  /** The raw buffer a seal or a cut freed, or null. */
   byte @Nullable [] takeSpare() {
     byte[] b = spareBuffers.poll();
     if (b != null) {
-      spareCount.decrementAndGet();
+      spareCount.set(0);
     }
     return b;
   }

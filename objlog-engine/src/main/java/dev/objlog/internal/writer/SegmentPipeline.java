@@ -106,6 +106,17 @@ final class SegmentPipeline {
     }
   }
 
+  /**
+   * At the cut: takes back the spare buffer the batch's builder was offered and did not use, so
+   * that a pending segment does not hold a block of heap until it commits.
+   */
+  void reclaimSpare(Segment batch) {
+    byte[] spare = batch.builder.takeSpare();
+    if (spare != null) {
+      sealPool.offerSpare(spare);
+    }
+  }
+
   /** At the cut: records the segment's block count and queues its last (partial) block. */
   void sealLast(Segment s, RawBlock last, long blockTotal) {
     synchronized (s) {

@@ -182,4 +182,37 @@ class SharedMemoryBudgetTests {
       assertThat(budget.reservedBytes()).isZero();
     }
   }
+
+  @Test
+  void aWriterReservesItsLargestRecordPlusABlockAndRefusesALargerRecord() {
+    int maxRecord = 16 << 10;
+    WriterOptions options = WriterFixtures.manualCuts()
+        .backpressure(new WriterOptions.BackpressurePolicy(4, 256L << 20, true, maxRecord))
+        .pipeline(new WriterOptions.Pipeline(BLOCK, WriterOptions.Pipeline.DEFAULT.codec(),
+            WriterOptions.Pipeline.DEFAULT.zstdLevel(), WriterOptions.Pipeline.DEFAULT.hashAlgorithm(), null))
+        .build();
+    long expected = dev.objlog.format.segment.SegmentEncoder.worstCaseSegmentSize(1, maxRecord, BLOCK,
+        options.pipeline().codec()) + BLOCK;
+    assertThat(reservation(options)).isEqualTo(expected);
+    assertThat(reservation(options)).isLessThan(reservation(onePerSegment(true)));
+    MemoryBudget budget = MemoryBudget.ofBytes(64L << 20);
+    try (Objlog log = Objlog.open(new MemoryObjectStore(), "tests/budget-max-record",
+        logOptions().memoryBudget(budget).build())) {
+      PartitionWriter w = log.openWriter(0, options);
+      assertThat(budget.reservedBytes()).isEqualTo(expected);
+      w.append(LogRecord.of(1, new byte[maxRecord - 16]));
+      assertThatThrownBy(() -> w.append(LogRecord.of(1, new byte[maxRecord - 15])))
+          .isInstanceOf(RecordExceedsPendingBudgetException.class).hasMessageContaining("maxRecordBytes");
+      assertThat(w.state().nextLsn()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void theDefaultPolicyAcceptsTheFormatsLargestRecord() {
+    assertThat(WriterOptions.BackpressurePolicy.DEFAULT.maxRecordBytes())
+        .isEqualTo(WriterOptions.BackpressurePolicy.FORMAT_MAX_RECORD_BYTES)
+        .isEqualTo(16 + (256 << 10) + (4 << 20));
+    assertThatThrownBy(() -> WriterOptions.BackpressurePolicy.DEFAULT.withMaxRecordBytes(15))
+        .isInstanceOf(dev.objlog.InvalidArgumentException.class);
+  }
 }
