@@ -76,6 +76,21 @@ public final class ConsumerBench {
       f.setConsumerFactory(consumers);
       return f; // AckMode BATCH: offsets committed after each poll's records, spring-kafka's default
     }
+
+    /**
+     * The consumer tuned towards objlog's reads: polls of up to 1 024 records (objlog's batch) and
+     * fetches of up to 8 MiB per partition (1 MiB by default), so a poll is never short of bytes.
+     */
+    @Bean
+    ConcurrentKafkaListenerContainerFactory<byte[], byte[]> tunedKafkaListenerContainerFactory(Environment env) {
+      Map<String, Object> props = new LinkedHashMap<>(benchKafkaConsumerFactory(env).getConfigurationProperties());
+      props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1024);
+      props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 << 20);
+      props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+      ConcurrentKafkaListenerContainerFactory<byte[], byte[]> f = new ConcurrentKafkaListenerContainerFactory<>();
+      f.setConsumerFactory(new DefaultKafkaConsumerFactory<>(props));
+      return f;
+    }
   }
 
   /**
@@ -198,12 +213,25 @@ public final class ConsumerBench {
     private final String id;
     private final String source;
     private final boolean autoStartup;
+    private String factory = "kafkaListenerContainerFactory";
     final Sink sink = new Sink();
 
     Bean0(String id, String source, boolean autoStartup) {
       this.id = id;
       this.source = source;
       this.autoStartup = autoStartup;
+    }
+
+    /** Kafka listeners: consume through the tuned container factory instead of the default one. */
+    <T extends Bean0> T tuned() {
+      factory = "tunedKafkaListenerContainerFactory";
+      @SuppressWarnings("unchecked")
+      T self = (T) this;
+      return self;
+    }
+
+    public String getFactory() {
+      return factory;
     }
 
     public String getId() {
@@ -251,7 +279,7 @@ public final class ConsumerBench {
     }
 
     @KafkaListener(id = "#{__listener.id}", topics = "#{__listener.source}", autoStartup = "#{__listener.autoStartup}",
-        batch = "false")
+        containerFactory = "#{__listener.factory}", batch = "false")
     public void on(byte[] value) {
       sink.got(value);
     }
@@ -264,7 +292,7 @@ public final class ConsumerBench {
     }
 
     @KafkaListener(id = "#{__listener.id}", topics = "#{__listener.source}", autoStartup = "#{__listener.autoStartup}",
-        batch = "true")
+        containerFactory = "#{__listener.factory}", batch = "true")
     public void on(List<byte[]> values) {
       sink.got(values);
     }
