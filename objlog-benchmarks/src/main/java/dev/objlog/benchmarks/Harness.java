@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 /**
  * The end-to-end benchmark harness (issue #8): runs the scenarios, writes a results JSON, draws
  * the charts (XChart, PNG) and regenerates the harness section of docs/BENCHMARKS.md between its
- * markers, one block per scenario, so a partial run ({@code --only}) replaces only its blocks.
+ * markers, one block per scenario, so a partial run ({@code --only}) replaces only its blocks,
+ * and the lines of its scenarios in the one-line-per-target summary table at the top ({@link Summary}).
  *
  * <pre>
  * java -cp objlog-benchmarks/target/objlog-benchmarks.jar dev.objlog.benchmarks.Harness [--smoke] [--only P4,P5] [--out DIR]
