@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 /**
  * The end-to-end benchmark harness (issue #8): runs the scenarios, writes a results JSON, draws
  * the charts (XChart, PNG) and regenerates the harness section of docs/BENCHMARKS.md between its
- * markers, one block per scenario, so a partial run ({@code --only}) replaces only its blocks.
+ * markers, one block per scenario, so a partial run ({@code --only}) replaces only its blocks,
+ * and the lines of its scenarios in the one-line-per-target summary table at the top ({@link Summary}).
  *
  * <pre>
  * java -cp objlog-benchmarks/target/objlog-benchmarks.jar dev.objlog.benchmarks.Harness [--smoke] [--only P4,P5] [--out DIR]
@@ -35,7 +36,7 @@ import java.util.regex.Pattern;
  * the smoke test does. Benchmarks are not tests: nothing here fails on a timing.
  */
 public final class Harness {
-  static final List<String> ORDER = List.of("P1", "P2", "P3", "P4", "P5", "P6", "P7", "CATALOG", "P8");
+  static final List<String> ORDER = List.of("P1", "P2", "P3", "P4", "P5", "P6", "P7", "CATALOG", "P8", "P9", "P9R", "P10");
   static final String BEGIN = "<!-- harness:begin -->";
   static final String END = "<!-- harness:end -->";
 
@@ -90,9 +91,12 @@ public final class Harness {
     Files.createDirectories(imgDir);
 
     Scenarios scenarios = new Scenarios(smoke, imgDir, imgLink);
+    ListenerScenarios listeners = new ListenerScenarios(smoke, imgDir, imgLink);
+    EndToEndScenarios endToEnd = new EndToEndScenarios(smoke, imgDir, imgLink);
     Map<String, Object> env = environment(smoke, args);
     Map<String, Object> results = new LinkedHashMap<>();
     Map<String, String> blocks = new LinkedHashMap<>();
+    Map<String, List<Summary.Row>> summary = new LinkedHashMap<>();
     for (String id : ORDER) {
       if (!only.contains(id)) {
         continue;
@@ -112,6 +116,9 @@ public final class Harness {
           case "P7" -> scenarios.p7();
           case "CATALOG" -> scenarios.catalog();
           case "P8" -> scenarios.p8();
+          case "P9" -> listeners.p9();
+          case "P9R" -> listeners.p9Replay();
+          case "P10" -> endToEnd.p10();
           default -> throw new IllegalStateException(id);
         };
       } catch (Exception | AssertionError e) {
@@ -145,6 +152,9 @@ public final class Harness {
       single.put(id, entry);
       Files.writeString(jsonDir.resolve("results/" + id + ".json"), Json.write(single) + "\n");
       blocks.put(id, block(r, env, secs, loadBefore, loadAfter, smoke));
+      String run = String.valueOf(env.get("date")).replace('T', ' ').replaceAll(":\\d\\dZ$", "") + ", load "
+          + loadBefore + " → " + loadAfter + (smoke ? " (smoke sizes: not a measurement)" : "");
+      summary.put(id, Summary.rows(r, run));
       for (Result.Check c : r.checks) {
         System.out.printf("  %-70s %s  [%s]%n", c.target(), c.figure(),
             c.met() == null ? "-" : c.met() ? "met" : "NOT met");
@@ -167,6 +177,7 @@ public final class Harness {
     all.append("\n  }\n}\n");
     Files.writeString(json, all.toString());
     updateMarkdown(md, blocks, out != null);
+    Files.writeString(md, Summary.update(Files.readString(md), summary, ORDER), StandardCharsets.UTF_8);
     System.out.println("results: " + json);
     System.out.println("markdown: " + md);
     return json;

@@ -29,9 +29,11 @@ class HarnessSmokeTests {
     String md = Files.readString(dir.resolve("BENCHMARKS-harness.md"));
     for (String id : Harness.ORDER) {
       assertTrue(md.contains("<!-- harness:" + id + ":begin -->"), "markdown lacks " + id);
+      assertTrue(md.contains("\n| " + id + " | "), "summary table lacks " + id);
     }
     for (String png : new String[] {"p1-throughput.png", "p2-replay.png", "p3-flush.png", "p6-tail.png",
-        "p7-memory.png", "catalog-scale.png", "p8-kafka.png"}) {
+        "p7-memory.png", "catalog-scale.png", "p8-kafka.png", "p9-listeners.png", "p9-replay.png",
+        "p10-end-to-end.png"}) {
       assertTrue(Files.size(dir.resolve("img/" + png)) > 1000, "chart " + png);
     }
   }
