@@ -187,20 +187,22 @@ public final class UntilConsumedRetention {
 
     Outcome run() {
       long now = ticker.read();
+      Optional<PartitionHead> found = log.head(partition);
+      long nextLsn = found.map(PartitionHead::nextLsn).orElse(0L);
       List<ConsumerFloor> current = floors.floors(partition);
       Map<String, long[]> next = new HashMap<>();
       for (ConsumerFloor f : current) {
         long[] s = seen.get(f.consumer());
-        next.put(f.consumer(), s != null && s[0] == f.beforeLsn() ? s : new long[] {f.beforeLsn(), now});
+        // a consumer holds (and its silence counts) only from when it is seen behind at a floor
+        boolean caughtUp = Long.compareUnsigned(f.beforeLsn(), nextLsn) >= 0;
+        next.put(f.consumer(), s != null && s[0] == f.beforeLsn() && !caughtUp ? s : new long[] {f.beforeLsn(), now});
       }
       seen.clear();
       seen.putAll(next);
-      Optional<PartitionHead> found = log.head(partition);
       if (current.isEmpty() || found.isEmpty()) {
         return nothingHeld(Optional.empty(), List.of());
       }
       PartitionHead head = found.get();
-      long nextLsn = head.nextLsn();
       // the lowest and second-lowest floors of the live consumers; floors above next mean "all"
       ConsumerFloor lowest = null;
       long without = nextLsn;
