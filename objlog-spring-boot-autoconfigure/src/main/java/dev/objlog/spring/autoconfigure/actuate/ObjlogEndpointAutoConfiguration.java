@@ -9,6 +9,7 @@ import dev.objlog.spring.listener.ObjlogListenerAutoConfiguration;
 import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.spring.lifecycle.ObjlogLifecycleScheduler;
 import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -40,11 +41,12 @@ public final class ObjlogEndpointAutoConfiguration {
   ObjlogEndpoint objlogEndpoint(ObjlogStreams streams, ObjectProvider<ObjlogTemplate> template,
       ObjectProvider<StoreActivity> activity, ObjectProvider<ObjlogMaintenance> maintenance,
       ObjectProvider<ObjlogListenerEndpointRegistry> listeners, ObjectProvider<CachedPartitionHeads> cachedHeads,
-      ObjectProvider<EndpointAccessResolver> access) {
+      ObjectProvider<EndpointAccessResolver> access, ObjectProvider<ObjlogLifecycleScheduler> lifecycle) {
     ObjlogEndpoint endpoint = new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new),
         maintenance.getIfUnique());
     endpoint.setListenerRegistry(listeners.getIfUnique());
     endpoint.setCachedHeads(cachedHeads.getIfUnique());
+    endpoint.setLifecycleScheduler(lifecycle.getIfUnique());
     EndpointAccessResolver resolver = access.getIfUnique();
     if (resolver != null) {
       endpoint.setWriteOperations(resolver.accessFor(EndpointId.of("objlog"), Access.READ_ONLY) == Access.UNRESTRICTED);
