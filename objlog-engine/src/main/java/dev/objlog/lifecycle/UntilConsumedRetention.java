@@ -226,7 +226,8 @@ public final class UntilConsumedRetention {
           without = min(without, floor);
         }
       }
-      long allowed = lowest == null ? nextLsn : minusKeep(min(lowest.beforeLsn(), nextLsn));
+      // every consumer expired: nothing holds, but the keep window still applies
+      long allowed = minusKeep(lowest == null ? nextLsn : min(lowest.beforeLsn(), nextLsn));
       Optional<SnapshotMarker> snapshot = log.latestSnapshot(partition);
       if (snapshot.isPresent()) {
         allowed = min(allowed, snapshot.get().replayFromLsn());
