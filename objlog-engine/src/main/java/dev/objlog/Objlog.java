@@ -336,6 +336,28 @@ public final class Objlog implements AutoCloseable {
     return partition -> latestSnapshot(partition).map(SnapshotMarker::replayFromLsn).orElse(0L);
   }
 
+  /**
+   * Holds retention of {@code partition} at {@code beforeLsn} (u64) for an in-process consumer:
+   * while the hold is open, this log's writers apply no retention request (whoever wrote it,
+   * this library or a Go process) beyond it. Move it with {@link RetentionGate.Hold#moveTo} as
+   * the consumer applies records; close it when the consumer goes away. A writer in another
+   * process, and a Go writer, does not see it.
+   */
+  public RetentionGate.Hold holdRetention(int partition, long beforeLsn) {
+    ensureOpen();
+    return runtime.retentionHolds().hold(partition, beforeLsn);
+  }
+
+  /**
+   * Holds retention of every partition at what {@code gate} allows, asked each time one of this
+   * log's writers applies retention (for consumers in other processes, read from their
+   * checkpoints, e.g. {@link dev.objlog.lifecycle.UntilConsumedRetention#gate()}).
+   */
+  public RetentionGate.Hold holdRetention(RetentionGate gate) {
+    ensureOpen();
+    return runtime.retentionHolds().hold(Objects.requireNonNull(gate, "gate"));
+  }
+
   // ---------------------------------------------------------------- verification
 
   /**

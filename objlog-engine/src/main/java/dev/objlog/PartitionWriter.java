@@ -68,6 +68,9 @@ public interface PartitionWriter extends AutoCloseable {
   /**
    * Applies the partition's pending retention request (see {@link Objlog#requestRetention}) through
    * this writer's fence: trims whole segments below the requested LSN with one catalog commit.
+   * The request is first lowered to the newest snapshot's {@link SnapshotMarker#replayFromLsn()}
+   * and to the log's retention holds ({@link Objlog#holdRetention(int, long)}), whoever wrote it;
+   * a request held at the current floor stays pending. (A Go writer does no such clamp.)
    * Finishes an earlier application whose outcome was unknown first. Records stay readable until a
    * reclaimer deletes them after its delete delay.
    *

@@ -36,4 +36,33 @@ public interface RetentionGate {
       return Long.compareUnsigned(a, b) <= 0 ? a : b;
     };
   }
+
+  /**
+   * A registered hold on retention ({@link Objlog#holdRetention(int, long)} or {@link
+   * Objlog#holdRetention(RetentionGate)}): while it is open, every {@code applyRetention} of the
+   * log's writers trims nothing at or above what it holds, whoever wrote the request (this
+   * library, the CLI or a Go process). Close it to release the hold.
+   *
+   * <p>Only writers of the same {@link Objlog} see a hold; a writer in another process (or a Go
+   * writer) does not.
+   *
+   * <p>Thread-safety: safe for concurrent use.
+   */
+  interface Hold extends AutoCloseable {
+
+    /**
+     * Moves a fixed hold to {@code beforeLsn} (u64; records at and above it are kept). A hold
+     * may move either way; retention already applied is never undone.
+     *
+     * @throws IllegalStateException for a hold of a gate, or after {@link #close()}
+     */
+    void moveTo(long beforeLsn);
+
+    /** What this hold keeps of {@code partition}, as {@link RetentionGate#retainableBefore}. */
+    long retainableBefore(int partition);
+
+    /** Releases the hold; idempotent. */
+    @Override
+    void close();
+  }
 }

@@ -12,6 +12,7 @@ import dev.objlog.internal.catalog.PartitionCatalog;
 import dev.objlog.internal.memory.MemoryMeters;
 import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.internal.metrics.MetricNames;
+import dev.objlog.internal.retention.RetentionHolds;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -43,6 +44,7 @@ public final class LogRuntime {
   private final MemoryPool memory;
   private final LocalCommitBus commitBus;
   private final Map<Integer, PartitionCatalog> catalogs = new ConcurrentHashMap<>();
+  private final RetentionHolds retentionHolds = new RetentionHolds();
 
   /** A runtime whose blocking store requests run on {@code scheduler} too. */
   public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,
@@ -128,6 +130,11 @@ public final class LogRuntime {
 
   public CatalogStore catalogStore() {
     return catalogStore;
+  }
+
+  /** The retention holds every writer of this log honours when it applies retention. */
+  public RetentionHolds retentionHolds() {
+    return retentionHolds;
   }
 
   public LocalCommitBus commitBus() {

@@ -1,15 +1,18 @@
 /**
  * Garbage collection of a stream's bucket objects: the {@link dev.objlog.lifecycle.Reclaimer}
  * (ordered reclaim below the retention floor, scrub of orphans and unreachable pages), the {@link
- * dev.objlog.lifecycle.Scheduler} that drives it over many partitions, and delete rate limiting.
- * Public API. Nothing here runs unless the application calls it.
+ * dev.objlog.lifecycle.Scheduler} that drives it over many partitions, delete rate limiting, and
+ * the retention policy {@link dev.objlog.lifecycle.UntilConsumedRetention}, which requests
+ * retention up to the lowest applied floor of the registered consumers ({@link
+ * dev.objlog.lifecycle.ConsumerFloors}). Public API. Nothing here runs unless the application calls it.
  *
  * <p><b>Owns</b>: {@code maintenance/gc/state.json} per partition (PROTOCOLS.md §5.8: progress
  * checkpoints, the safe floor, the page quarantine, and the lease); deciding what may be deleted;
  * deleting it within budgets (objects listed, deletes, bytes, time) at a bounded rate.
  *
- * <p><b>Does not own</b>: retention (requests and the trim belong to {@code Objlog} and the
- * partition's writer; a reclaimer never changes a head), partition discovery and recurrence (the
+ * <p><b>Does not own</b>: retention itself (requests and the trim belong to {@code Objlog} and the
+ * partition's writer, which clamps to the log's holds; the until-consumed policy only requests; a
+ * reclaimer never changes a head), partition discovery and recurrence (the
  * caller's), provider-side batching and retries (the store adapters').
  *
  * <p><b>Invariants</b>: only objects the catalog head no longer references are deleted: segments

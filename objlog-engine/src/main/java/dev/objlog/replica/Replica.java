@@ -98,6 +98,8 @@ public final class Replica implements AutoCloseable {
   private volatile boolean paused;
   private volatile boolean stopping;
   private @Nullable Watch watch;
+  private final @Nullable ConsumerRegistry registry;
+  private final String consumerId;
 
   private Replica(Builder b) {
     this.log = b.log;
@@ -109,6 +111,8 @@ public final class Replica implements AutoCloseable {
     this.ticker = b.ticker == null ? b.log.options().ticker() : b.ticker;
     this.batchLimit = b.batchLimit;
     this.idleWait = b.idleWait;
+    this.registry = b.registry;
+    this.consumerId = b.consumerId;
     for (int p : b.partitions) {
       loops.put(p, new PartitionLoop(p));
     }
@@ -274,6 +278,7 @@ public final class Replica implements AutoCloseable {
       try {
         position = startPosition();
         positioned = true;
+        publish(position);
         while (!stopping) {
           if (paused && !holdWhilePaused()) {
             break;
@@ -392,6 +397,15 @@ public final class Replica implements AutoCloseable {
     private void save(long nextLsn) {
       version = cursors.save(CursorCheckpoint.of(log.streamId(), partition, nextLsn), version);
       savedLsn = nextLsn;
+      publish(nextLsn);
+    }
+
+    /** Publishes the applied floor once the cursor says so: what is saved is what is done. */
+    private void publish(long nextLsn) {
+      ConsumerRegistry r = registry;
+      if (r != null) {
+        r.publish(consumerId, partition, nextLsn);
+      }
     }
 
     private void stopped() {
@@ -427,6 +441,8 @@ public final class Replica implements AutoCloseable {
     private @Nullable Ticker ticker;
     private int batchLimit;
     private Duration idleWait = Duration.ofMillis(500);
+    private @Nullable ConsumerRegistry registry;
+    private String consumerId = "";
 
     private Builder(Objlog log, CursorStore cursors, ReplicaApplier applier) {
       this.log = Objects.requireNonNull(log, "log");
@@ -468,6 +484,19 @@ public final class Replica implements AutoCloseable {
     /** Measures {@link Lag#age()}; default the log's ticker. */
     public Builder ticker(Ticker value) {
       this.ticker = Objects.requireNonNull(value, "ticker");
+      return this;
+    }
+
+    /**
+     * Publishes this replica's applied floor of each partition to {@code value} under {@code
+     * consumerId} (when it has positioned itself, then after every cursor save), so that
+     * retention never trims what it has not applied: the registry holds retention of the log's
+     * writers, and {@link dev.objlog.lifecycle.UntilConsumedRetention} advances retention to the
+     * lowest floor. Default: publish nowhere.
+     */
+    public Builder consumerRegistry(ConsumerRegistry value, String consumerId) {
+      this.registry = Objects.requireNonNull(value, "registry");
+      this.consumerId = Objects.requireNonNull(consumerId, "consumerId");
       return this;
     }
 

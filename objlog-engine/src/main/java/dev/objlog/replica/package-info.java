@@ -11,7 +11,8 @@
  *
  * <p><b>Does not own</b>: reading and tailing ({@code dev.objlog.read}), the snapshot marker
  * document ({@link dev.objlog.Objlog#recordSnapshot}), retention (gate it with {@link
- * dev.objlog.Objlog#snapshotGate()}), the compare-and-swap of small documents ({@code
+ * dev.objlog.Objlog#snapshotGate()}, or publish applied floors to a {@link
+ * dev.objlog.replica.ConsumerRegistry} for {@link dev.objlog.lifecycle.UntilConsumedRetention}), the compare-and-swap of small documents ({@code
  * dev.objlog.coordination}), the application's state.
  *
  * <p><b>Invariants</b>: a partition's cursor is saved only after the batch before it was applied,

@@ -70,8 +70,22 @@ public final class MetricNames {
    * held_back / regression.
    */
   public static final String RETENTION_REQUESTS = "objlog.retention.requests";
-  /** Counter: retention applications by a writer, tagged {@link #TAG_OUTCOME} applied / noop / failed. */
+  /**
+   * Counter: retention applications by a writer, tagged {@link #TAG_OUTCOME} applied / clamped
+   * (applied only up to a snapshot or a retention hold) / held (nothing applied: held at the
+   * floor) / noop / failed.
+   */
   public static final String RETENTION_APPLIES = "objlog.retention.applies";
+  /**
+   * Gauge: how long, in seconds, the consumer with the lowest applied floor has held the
+   * partition's until-consumed retention back without advancing (0 while nothing is held).
+   */
+  public static final String RETENTION_CONSUMER_HELD_SECONDS = "objlog.retention.consumer.held.seconds";
+  /**
+   * Gauge: bytes of committed segments the lowest consumer alone keeps from until-consumed
+   * retention (what retention would trim without it; 0 while nothing is held).
+   */
+  public static final String RETENTION_CONSUMER_HELD_BYTES = "objlog.retention.consumer.held.bytes";
   /** Counter: snapshot markers recorded, tagged {@link #TAG_OUTCOME} recorded / unchanged. */
   public static final String SNAPSHOT_MARKERS = "objlog.snapshot.markers";
   /**

@@ -1,6 +1,7 @@
 package dev.objlog.internal.retention;
 
 import dev.objlog.RetentionResult;
+import dev.objlog.SnapshotMarker;
 import dev.objlog.format.catalog.Head;
 import dev.objlog.internal.LogRuntime;
 import dev.objlog.internal.catalog.FencedSession;
@@ -14,6 +15,12 @@ import java.util.Optional;
  * retention mailbox and, if it asks for more than the head has applied, apply it through the
  * writer's fenced session. A retention an earlier call left with an unknown outcome is settled
  * first by the session itself.
+ *
+ * <p>The request is clamped before it is applied ({@link #clamp}): to the newest snapshot marker's
+ * {@code replayFromLsn()} and to the log's retention holds, whoever wrote the mailbox. A clamped
+ * request is applied as far as allowed and its policy version is then used up (the head has one
+ * version); a request held entirely at or below the applied floor stays pending. A Go writer does
+ * no such clamp: this library can only refuse its own applies.
  *
  * <p>Thread-safety: stateless; the session serialises its own commits.
  */
@@ -35,6 +42,7 @@ public final class RetentionApplier {
   public static RetentionResult apply(LogRuntime runtime, FencedSession session) {
     int partition = session.catalog().identity().partition();
     String outcome = "failed";
+    boolean held = false;
     try {
       Optional<RetentionMailbox.Stored> stored =
           RetentionMailbox.read(runtime.store(), session.catalog().keys());
@@ -48,17 +56,49 @@ public final class RetentionApplier {
             SegmentRefs.toPartitionHead(session.catalog().keys(), head));
       } else {
         RetentionMailbox mailbox = stored.get().mailbox();
-        RetentionApplyResult applied =
-            session.applyRetention(mailbox.policyVersion(), mailbox.beforeLsn());
+        long before = clamp(runtime, session, partition, mailbox.beforeLsn());
+        if (Long.compareUnsigned(before, head.appliedRetentionLsn()) <= 0
+            && Long.compareUnsigned(before, mailbox.beforeLsn()) < 0) {
+          // Held at or below what is applied: leave the request pending, a later apply (after
+          // the hold moves) takes it as far as it may then.
+          outcome = "held";
+          return new RetentionResult(false, head.appliedRetentionVersion(),
+              head.appliedRetentionLsn(), head.oldestLsn(),
+              SegmentRefs.toPartitionHead(session.catalog().keys(), head));
+        }
+        RetentionApplyResult applied = session.applyRetention(mailbox.policyVersion(), before);
         result = new RetentionResult(applied.applied(), applied.policyVersion(),
             applied.requestedLsn(), applied.oldestLsn(),
             SegmentRefs.toPartitionHead(session.catalog().keys(), applied.head()));
+        held = Long.compareUnsigned(before, mailbox.beforeLsn()) < 0;
       }
-      outcome = result.applied() ? "applied" : "noop";
+      outcome = result.applied() ? (held ? "clamped" : "applied") : "noop";
       return result;
     } finally {
       runtime.meters().counter(MetricNames.RETENTION_APPLIES,
           runtime.tags(partition).and(MetricNames.TAG_OUTCOME, outcome)).increment();
     }
+  }
+
+  /**
+   * {@code requested} lowered to the partition's newest snapshot ({@code replayFromLsn}, when
+   * there is a marker) and to the log's retention holds: the writer refuses to trim what a
+   * snapshot or a registered consumer still needs, whatever process wrote the request. Never
+   * below what the head already applied (a hold cannot undo retention).
+   */
+  static long clamp(LogRuntime runtime, FencedSession session, int partition, long requested) {
+    long before = requested;
+    Optional<SnapshotMarker> snapshot =
+        SnapshotMarkers.latest(runtime.store(), session.catalog().keys());
+    if (snapshot.isPresent()) {
+      before = min(before, snapshot.get().replayFromLsn());
+    }
+    before = min(before, runtime.retentionHolds().retainableBefore(partition));
+    long applied = session.head().head().appliedRetentionLsn();
+    return Long.compareUnsigned(before, applied) < 0 ? applied : before;
+  }
+
+  private static long min(long a, long b) {
+    return Long.compareUnsigned(a, b) <= 0 ? a : b;
   }
 }

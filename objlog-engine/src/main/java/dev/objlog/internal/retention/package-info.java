@@ -14,7 +14,8 @@
  *
  * <p><b>Invariants</b>: a request never changes visibility; the mailbox and the snapshot marker
  * never move backwards; a gated request never asks for more than the gate allows; the applier only
- * ever applies the mailbox's request, and only through the writer's fence.
+ * ever applies the mailbox's request or less (clamped to the newest snapshot and the log's
+ * {@link dev.objlog.internal.retention.RetentionHolds}), and only through the writer's fence.
  *
  * <p><b>Error contract</b>: {@link dev.objlog.RetentionRegressionException} and {@link
  * dev.objlog.SnapshotRegressionException} (nothing written); {@link

@@ -20,6 +20,7 @@ import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
 import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
+import dev.objlog.spring.lifecycle.ObjlogLifecycleScheduler;
 import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import dev.objlog.store.ListPage;
 import dev.objlog.store.ObjectMetadata;
@@ -115,6 +116,7 @@ public class ObjlogEndpoint {
   private final StoreActivity activity;
   private volatile @Nullable ObjlogListenerEndpointRegistry listeners;
   private final @Nullable ObjlogMaintenance maintenance;
+  private volatile @Nullable ObjlogLifecycleScheduler lifecycle;
   private volatile @Nullable CachedPartitionHeads cachedHeads;
   private volatile @Nullable Boolean writeOperations;
   private volatile @Nullable MemoryBudget memoryBudget;
@@ -304,6 +306,19 @@ public class ObjlogEndpoint {
   }
 
   /**
+   * Shows, for each partition of a stream with until-consumed retention, {@code retentionHeldBy}:
+   * the consumer that holds retention back as the schedule's last run found it ({@code consumer},
+   * {@code beforeLsn}, {@code heldForSeconds}, {@code heldBytes}), or null when nothing does.
+   */
+  public void setLifecycleScheduler(@Nullable ObjlogLifecycleScheduler scheduler) {
+    this.lifecycle = scheduler;
+  }
+
+  private void retentionHeldBy(Map<String, Object> details, ObjlogStream stream, int partition) {
+    RetentionHeldBy.put(details, lifecycle, stream.name(), partition);
+  }
+
+  /**
    * Whether this endpoint's write operations are mapped (its access is unrestricted); shown as
    * {@code writeOperations} so that a page offers only the actions it can take. Unset: not shown.
    */
@@ -413,6 +428,7 @@ public class ObjlogEndpoint {
       activity.failure(e);
       details.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
     }
+    retentionHeldBy(details, stream, partition);
     if (template != null) {
       details.put("localWriter", PartitionDescriptions.localWriter(template.writerStatus(stream.name(), partition)));
     }
@@ -434,6 +450,7 @@ public class ObjlogEndpoint {
     if (view.error() != null) {
       details.put("error", view.error());
     }
+    retentionHeldBy(details, stream, partition);
     if (template != null) {
       details.put("localWriter", PartitionDescriptions.localWriter(template.writerStatus(stream.name(), partition)));
     }

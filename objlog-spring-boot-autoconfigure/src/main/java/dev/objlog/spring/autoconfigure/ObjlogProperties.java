@@ -693,6 +693,13 @@ public class ObjlogProperties implements InitializingBean {
     /** Never trim records that the partition's newest snapshot marker does not cover. */
     private boolean snapshotGate;
 
+    /** Retention "until consumed": trim what every registered consumer has applied. */
+    private final UntilConsumed untilConsumed = new UntilConsumed();
+
+    public UntilConsumed getUntilConsumed() {
+      return untilConsumed;
+    }
+
     public @Nullable Duration getMaxAge() {
       return maxAge;
     }
@@ -728,6 +735,65 @@ public class ObjlogProperties implements InitializingBean {
     /** Whether a limit is set, so that the lifecycle schedule requests retention. */
     public boolean hasLimit() {
       return maxAge != null || maxRecords != null;
+    }
+  }
+
+  /**
+   * Retention until consumed ({@code dev.objlog.lifecycle.UntilConsumedRetention}): every lifecycle
+   * run advances retention to the lowest floor the stream's consumers have applied (the listener
+   * groups of {@code consumer-groups}, from their bucket or JDBC checkpoints, and every consumer
+   * checkpoint in the bucket), never beyond the newest snapshot.
+   */
+  public static class UntilConsumed {
+
+    /**
+     * Whether the lifecycle schedule advances this stream's retention to what its consumers have
+     * applied, and this instance's writers refuse to apply retention beyond it.
+     */
+    private boolean enabled;
+
+    /** Consumed records to keep below the lowest consumer's floor. */
+    private long keepRecords;
+
+    /**
+     * Stop waiting for a consumer that has not advanced for this long while behind. Unset: a
+     * silent consumer holds retention back forever.
+     */
+    private @Nullable Duration expireAfter;
+
+    /** How long a consumer may hold retention back before a warning names it. */
+    private Duration warnAfter = Duration.ofMinutes(15);
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public long getKeepRecords() {
+      return keepRecords;
+    }
+
+    public void setKeepRecords(long keepRecords) {
+      this.keepRecords = keepRecords;
+    }
+
+    public @Nullable Duration getExpireAfter() {
+      return expireAfter;
+    }
+
+    public void setExpireAfter(@Nullable Duration expireAfter) {
+      this.expireAfter = expireAfter;
+    }
+
+    public Duration getWarnAfter() {
+      return warnAfter;
+    }
+
+    public void setWarnAfter(Duration warnAfter) {
+      this.warnAfter = warnAfter;
     }
   }
 

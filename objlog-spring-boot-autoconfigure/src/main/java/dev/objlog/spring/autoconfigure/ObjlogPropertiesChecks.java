@@ -105,6 +105,23 @@ final class ObjlogPropertiesChecks {
             "a consumer group name is empty.", "Remove the empty entry from " + property + ".consumer-groups.");
       }
     }
+    ObjlogProperties.UntilConsumed u = retention.getUntilConsumed();
+    String until = property + ".until-consumed";
+    if (u.getKeepRecords() < 0) {
+      throw new ObjlogConfigurationException(until + ".keep-records",
+          "the keep window " + u.getKeepRecords() + " is negative.",
+          "Set " + until + ".keep-records to 0 (trim all that is consumed) or more.");
+    }
+    if (u.getExpireAfter() != null && (u.getExpireAfter().isNegative() || u.getExpireAfter().isZero())) {
+      throw new ObjlogConfigurationException(until + ".expire-after",
+          "the expiry " + u.getExpireAfter() + " is not positive.",
+          "Set " + until + ".expire-after to a positive duration such as 7d, or remove it to wait for silent consumers forever.");
+    }
+    if (u.getWarnAfter() == null || u.getWarnAfter().isNegative()) {
+      throw new ObjlogConfigurationException(until + ".warn-after",
+          "the warning delay " + u.getWarnAfter() + " is negative.",
+          "Set " + until + ".warn-after to 0 or a positive duration such as 15m.");
+    }
   }
 
   private static void checkWriter(String property, ObjlogProperties.Writer writer, int partitions) {

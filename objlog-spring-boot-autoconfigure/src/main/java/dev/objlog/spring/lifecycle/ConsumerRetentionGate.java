@@ -1,5 +1,6 @@
 package dev.objlog.spring.lifecycle;
 
+import dev.objlog.lifecycle.ConsumerFloors;
 import java.util.List;
 
 /**
@@ -23,4 +24,14 @@ public interface ConsumerRetentionGate {
    * @param groups the configured consumer groups, never empty
    */
   long retainableBefore(String streamName, int partition, List<String> groups);
+
+  /**
+   * Each group's applied floor of {@code partition}, for until-consumed retention ({@code
+   * objlog.streams.<name>.retention.until-consumed}). The default reports the groups together as
+   * one consumer at {@link #retainableBefore}; the listener checkpoints' gate reports each group.
+   */
+  default List<ConsumerFloors.ConsumerFloor> floors(String streamName, int partition, List<String> groups) {
+    return List.of(new ConsumerFloors.ConsumerFloor(String.join(",", groups), partition,
+        retainableBefore(streamName, partition, groups)));
+  }
 }

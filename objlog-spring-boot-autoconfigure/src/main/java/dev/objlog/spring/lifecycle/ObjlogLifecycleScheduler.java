@@ -1,6 +1,10 @@
 package dev.objlog.spring.lifecycle;
 
+import dev.objlog.Objlog;
+import dev.objlog.RetentionGate;
 import dev.objlog.RetentionResult;
+import dev.objlog.lifecycle.ConsumerFloors;
+import dev.objlog.lifecycle.UntilConsumedRetention;
 import dev.objlog.lifecycle.ScheduleResult;
 import dev.objlog.lifecycle.Scheduler;
 import dev.objlog.lifecycle.SchedulerEvent;
@@ -31,7 +35,10 @@ import org.springframework.context.SmartLifecycle;
  *
  * <ol>
  *   <li>turns the stream's retention policy into retention requests, one per partition whose
- *       retention it advances (with the previous policy version plus one);
+ *       retention it advances (with the previous policy version plus one); with {@code
+ *       retention.until-consumed.enabled}, an {@link UntilConsumedRetention} advances it to what
+ *       the stream's consumers have applied, and while the schedule runs this instance's writers
+ *       apply no retention beyond that (whoever requested it);
  *   <li>applies pending requests through this instance's open writers (other partitions are
  *       applied by the instance that writes them);
  *   <li>runs a reclaim pass of every partition, and every {@code objlog.lifecycle.scrub-interval}
@@ -66,6 +73,10 @@ public class ObjlogLifecycleScheduler implements SmartLifecycle {
   private volatile boolean running;
   private volatile @Nullable Instant lastScrub;
   private volatile @Nullable Run lastRun;
+  /** Until-consumed retention by stream name (streams whose policy enables it). */
+  private final Map<String, UntilConsumedRetention> untilConsumed = new LinkedHashMap<>();
+  /** The writer clamps of the until-consumed streams, held while the schedule runs. */
+  private final List<RetentionGate.Hold> holds = new ArrayList<>(); // guarded by lifecycleMonitor
 
   /**
    * @param maintenance the operations on the configured streams
@@ -88,6 +99,12 @@ public class ObjlogLifecycleScheduler implements SmartLifecycle {
     for (String name : policies.keySet()) {
       maintenance.streams().stream(name);
     }
+    policies.forEach((name, policy) -> {
+      RetentionPolicy.UntilConsumed u = policy.untilConsumed();
+      if (u != null) {
+        untilConsumed.put(name, untilConsumed(name, policy, u));
+      }
+    });
     if (consumers == null) {
       policies.forEach((name, policy) -> {
         if (!policy.consumerGroups().isEmpty()) {
@@ -97,6 +114,40 @@ public class ObjlogLifecycleScheduler implements SmartLifecycle {
         }
       });
     }
+  }
+
+  /**
+   * The policy of one until-consumed stream: floors of its consumer groups (from their bucket or
+   * JDBC checkpoints, through the consumer gate) and of every consumer checkpoint in the bucket.
+   */
+  private UntilConsumedRetention untilConsumed(String name, RetentionPolicy policy, RetentionPolicy.UntilConsumed u) {
+    Objlog log = maintenance.streams().log(name);
+    ConsumerFloors floors = ConsumerFloors.inBucket(log);
+    ConsumerRetentionGate gate = consumers;
+    List<String> groups = policy.consumerGroups();
+    if (gate != null && !groups.isEmpty()) {
+      floors = ((ConsumerFloors) p -> gate.floors(name, p, groups)).and(floors);
+    }
+    return UntilConsumedRetention.builder(log, floors)
+        .keepRecords(u.keepRecords())
+        .expireAfter(u.expireAfter())
+        .warnAfter(u.warnAfter())
+        .warnings(message -> logger.warn(message + " (objlog.streams." + name + ".retention.until-consumed)"))
+        .build();
+  }
+
+  /**
+   * Who holds back until-consumed retention of a partition, as the last run found it: empty when
+   * nothing does, or the stream has no until-consumed retention.
+   */
+  public Optional<UntilConsumedRetention.Holder> retentionHeldBy(String streamName, int partition) {
+    UntilConsumedRetention policy = untilConsumed.get(streamName);
+    return policy == null ? Optional.empty() : policy.heldBy(partition);
+  }
+
+  /** Whether {@code streamName} has until-consumed retention. */
+  public boolean isUntilConsumed(String streamName) {
+    return untilConsumed.containsKey(streamName);
   }
 
   /**
@@ -135,6 +186,8 @@ public class ObjlogLifecycleScheduler implements SmartLifecycle {
       long interval = properties.getInterval().toMillis();
       t.scheduleWithFixedDelay(this::scheduledRun, interval, interval, TimeUnit.MILLISECONDS);
       timer = t;
+      // this instance's writers refuse to apply retention beyond what the consumers applied
+      untilConsumed.forEach((name, policy) -> holds.add(maintenance.streams().log(name).holdRetention(policy.gate())));
       running = true;
       logger.info("objlog lifecycle schedule started: every " + properties.getInterval() + ", delete delay "
           + properties.getDeleteDelay() + ", scrub every " + properties.getScrubInterval() + ", retention policies "
@@ -152,6 +205,8 @@ public class ObjlogLifecycleScheduler implements SmartLifecycle {
       running = false;
       t = timer;
       timer = null;
+      holds.forEach(RetentionGate.Hold::close);
+      holds.clear();
     }
     if (t != null) {
       t.shutdownNow(); // cancels the schedule and interrupts a run in progress
@@ -231,6 +286,18 @@ public class ObjlogLifecycleScheduler implements SmartLifecycle {
     for (ObjlogStream stream : maintenance.streams().streams()) {
       RetentionPolicy policy = policies.get(stream.name());
       for (int p = 0; p < stream.partitions() && !Thread.currentThread().isInterrupted(); p++) {
+        UntilConsumedRetention consumed = untilConsumed.get(stream.name());
+        if (consumed != null) {
+          try {
+            if (consumed.run(p).request().isPresent()) {
+              requests++;
+            }
+          } catch (RuntimeException e) {
+            failed++;
+            logger.warn("objlog lifecycle: until-consumed retention of partition " + p + " of stream '" + stream.name()
+                + "' failed; the next run tries again: " + e);
+          }
+        }
         if (policy != null && policy.hasLimit()) {
           try {
             if (maintenance.enforceRetention(stream.name(), p, policy, consumers).isPresent()) {

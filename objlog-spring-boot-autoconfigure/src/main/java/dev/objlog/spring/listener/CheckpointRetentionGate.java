@@ -3,6 +3,8 @@ package dev.objlog.spring.listener;
 import dev.objlog.spring.lifecycle.ConsumerRetentionGate;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.StoredCheckpoint;
+import dev.objlog.lifecycle.ConsumerFloors;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,5 +37,16 @@ public final class CheckpointRetentionGate implements ConsumerRetentionGate {
       }
     }
     return floor;
+  }
+
+  /** Each group's checkpointed position; a group without a checkpoint is at 0 (it holds everything). */
+  @Override
+  public List<ConsumerFloors.ConsumerFloor> floors(String streamName, int partition, List<String> groups) {
+    List<ConsumerFloors.ConsumerFloor> out = new ArrayList<>();
+    for (String group : groups) {
+      long position = checkpoints.load(group, streamName, partition).map(s -> s.checkpoint().nextLsn()).orElse(0L);
+      out.add(new ConsumerFloors.ConsumerFloor(group, partition, position));
+    }
+    return List.copyOf(out);
   }
 }

@@ -2,6 +2,7 @@ package dev.objlog.spring.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.objlog.lifecycle.ConsumerFloors;
 import dev.objlog.read.CursorCheckpoint;
 import dev.objlog.spring.listener.checkpoint.CheckpointKey;
 import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
@@ -39,5 +40,14 @@ class CheckpointRetentionGateTests {
     checkpoint("b", 0, 7);
     assertThat(gate.retainableBefore("orders", 0, List.of("a", "b"))).isEqualTo(7);
     assertThat(gate.retainableBefore("orders", 0, List.of("a"))).isEqualTo(Long.MIN_VALUE + 5);
+  }
+
+  @Test
+  void untilConsumedRetentionSeesEachGroupsFloorAndAMissingCheckpointAtZero() {
+    checkpoint("billing", 0, 40);
+    checkpoint("audit", 0, 25);
+    assertThat(gate.floors("orders", 0, List.of("billing", "audit", "new-group"))).containsExactly(
+        new ConsumerFloors.ConsumerFloor("billing", 0, 40), new ConsumerFloors.ConsumerFloor("audit", 0, 25),
+        new ConsumerFloors.ConsumerFloor("new-group", 0, 0));
   }
 }

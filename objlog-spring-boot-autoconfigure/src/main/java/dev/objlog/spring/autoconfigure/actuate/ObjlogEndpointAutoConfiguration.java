@@ -10,6 +10,7 @@ import dev.objlog.spring.listener.ObjlogListenerAutoConfiguration;
 import dev.objlog.spring.listener.ObjlogListenerEndpointRegistry;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.spring.core.StoreActivity;
+import dev.objlog.spring.lifecycle.ObjlogLifecycleScheduler;
 import dev.objlog.spring.lifecycle.ObjlogMaintenance;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -41,12 +42,14 @@ public final class ObjlogEndpointAutoConfiguration {
   ObjlogEndpoint objlogEndpoint(ObjlogStreams streams, ObjectProvider<ObjlogTemplate> template,
       ObjectProvider<StoreActivity> activity, ObjectProvider<ObjlogMaintenance> maintenance,
       ObjectProvider<ObjlogListenerEndpointRegistry> listeners, ObjectProvider<CachedPartitionHeads> cachedHeads,
-      ObjectProvider<EndpointAccessResolver> access, ObjectProvider<MemoryBudget> memoryBudget) {
+      ObjectProvider<EndpointAccessResolver> access, ObjectProvider<MemoryBudget> memoryBudget,
+      ObjectProvider<ObjlogLifecycleScheduler> lifecycle) {
     ObjlogEndpoint endpoint = new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new),
         maintenance.getIfUnique());
     endpoint.setListenerRegistry(listeners.getIfUnique());
     endpoint.setCachedHeads(cachedHeads.getIfUnique());
     endpoint.setMemoryBudget(memoryBudget.getIfUnique());
+    endpoint.setLifecycleScheduler(lifecycle.getIfUnique());
     EndpointAccessResolver resolver = access.getIfUnique();
     if (resolver != null) {
       endpoint.setWriteOperations(resolver.accessFor(EndpointId.of("objlog"), Access.READ_ONLY) == Access.UNRESTRICTED);

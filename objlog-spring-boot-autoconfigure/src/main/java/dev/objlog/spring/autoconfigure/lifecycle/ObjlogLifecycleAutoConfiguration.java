@@ -48,9 +48,12 @@ public final class ObjlogLifecycleAutoConfiguration {
     Map<String, RetentionPolicy> policies = new LinkedHashMap<>();
     objlog.getStreams().forEach((name, stream) -> {
       ObjlogProperties.Retention r = stream.getRetention();
-      if (r.hasLimit() && maintenance.streams().find(name).isPresent()) {
+      ObjlogProperties.UntilConsumed u = r.getUntilConsumed();
+      if ((r.hasLimit() || u.isEnabled()) && maintenance.streams().find(name).isPresent()) {
         policies.put(name, new RetentionPolicy(r.getMaxAge(), r.getMaxRecords(), r.getConsumerGroups(),
-            r.isSnapshotGate()));
+            r.isSnapshotGate(), u.isEnabled()
+                ? new RetentionPolicy.UntilConsumed(u.getKeepRecords(), u.getExpireAfter(), u.getWarnAfter())
+                : null));
       }
     });
     return new ObjlogLifecycleScheduler(maintenance, policies, consumers.getIfUnique(), properties,

@@ -202,6 +202,13 @@
         if (p.error) status = badge('head unreadable: ' + p.error, 'bad');
         else if (p.created === false) status = badge('not created yet', 'warn');
         else status = badge('readable', 'ok');
+        // until-consumed retention: name the consumer that holds the retention floor back
+        const held = p.retentionHeldBy;
+        if (held) {
+          status = el('span', {}, status, ' ', el('span', {class: 'held-by', 'data-field': 'retentionHeldBy'},
+              'retention held by ' + held.consumer + ' at LSN ' + held.beforeLsn + ' for '
+              + duration(held.heldForSeconds * 1000) + ' (' + bytes(held.heldBytes) + ')'));
+        }
         const records = p.nextLsn !== undefined ? Number(p.nextLsn) - Number(p.oldestLsn) : null;
         return el('tr', {class: 'partition', 'data-stream': name, 'data-partition': p.partition},
             cell('Partition', p.partition, true, 'partition'),

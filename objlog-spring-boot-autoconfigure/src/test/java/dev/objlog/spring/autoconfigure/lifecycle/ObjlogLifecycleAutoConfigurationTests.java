@@ -213,7 +213,10 @@ class ObjlogLifecycleAutoConfigurationTests {
     "objlog.lifecycle.max-deletes-per-run, 0",
     "objlog.lifecycle.delete-rate, -5",
     "objlog.streams.orders.retention.max-age, 0s",
-    "objlog.streams.orders.retention.max-records, -1"
+    "objlog.streams.orders.retention.max-records, -1",
+    "objlog.streams.orders.retention.until-consumed.keep-records, -1",
+    "objlog.streams.orders.retention.until-consumed.expire-after, 0s",
+    "objlog.streams.orders.retention.until-consumed.warn-after, -1s"
   })
   void badValuesFailStartupNamingTheProperty(String property, String value) {
     runner.withPropertyValues(property + "=" + value).run(context -> {
