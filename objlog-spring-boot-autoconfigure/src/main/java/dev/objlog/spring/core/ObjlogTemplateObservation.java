@@ -13,6 +13,8 @@ import io.micrometer.observation.docs.ObservationDocumentation;
  * committed). Its context is an {@link ObjlogTemplateSenderContext}, so a tracer writes the trace
  * context into the record's headers. Replace names and keys with an {@link
  * ObjlogTemplateObservationConvention}.
+ *
+ * <p>Thread-safety: constants only.
  */
 public enum ObjlogTemplateObservation implements ObservationDocumentation {
   TEMPLATE_OBSERVATION {
