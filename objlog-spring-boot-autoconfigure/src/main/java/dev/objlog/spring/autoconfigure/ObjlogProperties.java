@@ -1290,5 +1290,19 @@ public class ObjlogProperties implements InitializingBean {
     public void setDefaultStream(@Nullable String defaultStream) {
       this.defaultStream = defaultStream;
     }
+
+    /**
+     * Whether each send is an objlog.template observation (in the application's
+     * ObservationRegistry), whose tracer writes the trace context into the record's headers.
+     */
+    private boolean observationEnabled;
+
+    public boolean isObservationEnabled() {
+      return observationEnabled;
+    }
+
+    public void setObservationEnabled(boolean observationEnabled) {
+      this.observationEnabled = observationEnabled;
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.objlog.spring.core;
 
+import dev.objlog.InvalidArgumentException;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,14 @@ public record ObjlogStream(String name, String streamId, int partitions) {
     Objects.requireNonNull(streamId, "streamId");
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be positive, was " + partitions);
+    }
+  }
+
+  /** Throws {@link InvalidArgumentException} unless {@code partition} is one of the stream's. */
+  void checkPartition(int partition) {
+    if (partition < 0 || partition >= partitions) {
+      throw new InvalidArgumentException("stream '" + name + "' has partitions 0-" + (partitions - 1)
+          + ", not " + partition);
     }
   }
 }

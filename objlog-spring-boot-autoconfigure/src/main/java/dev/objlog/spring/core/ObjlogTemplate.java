@@ -14,7 +14,8 @@ import dev.objlog.StaleWriterException;
 import dev.objlog.WriterClosedException;
 import dev.objlog.coordination.LeaseStore;
 import dev.objlog.store.Ticker;
-import java.nio.charset.StandardCharsets;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,8 +30,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
@@ -90,6 +89,11 @@ import org.springframework.messaging.MessageHeaders;
  * newest committed timestamp when the writer opened), so a wall clock stepping back never gets a
  * send rejected; records keep the previous timestamp until the clock catches up.
  *
+ * <p><b>Observation.</b> With {@link #setObservationEnabled} (off by default), each send is an
+ * {@code objlog.template} observation ({@link ObjlogTemplateObservation}), stopped when its future
+ * completes; a tracer writes the trace context into the record's headers, skipping (and counting)
+ * what a record whose headers are full cannot carry.
+ *
  * <p>{@link #close()} flushes and closes every writer; the auto-configured bean is closed when the
  * application context shuts down.
  *
@@ -97,8 +101,6 @@ import org.springframework.messaging.MessageHeaders;
  * their calls acquire that partition (one thread's sends keep their order).
  */
 public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
-  private static final Log logger = LogFactory.getLog(ObjlogTemplate.class);
-
   private final ObjlogStreams streams;
   private final RecordValueConverter converter;
   private final Clock clock;
@@ -114,6 +116,7 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
   private volatile boolean closed;
 
   private volatile @Nullable String defaultStream;
+  private final TemplateObservations observations = new TemplateObservations();
 
   /** How many times one send's record is appended again after indeterminate commits. */
   public static final int MAX_RESENDS = 3;
@@ -301,6 +304,26 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
     return Optional.ofNullable(defaultStream);
   }
 
+  /** Whether each send is an {@code objlog.template} observation ({@link ObjlogTemplateObservation}); default false. */
+  public void setObservationEnabled(boolean enabled) {
+    observations.setEnabled(enabled);
+  }
+
+  /** Where sends are observed once enabled; default {@link ObservationRegistry#NOOP} (none). */
+  public void setObservationRegistry(ObservationRegistry observationRegistry) {
+    observations.setRegistry(observationRegistry);
+  }
+
+  /** Replaces the names and keys of the send observation; null: the documented defaults. */
+  public void setObservationConvention(@Nullable ObjlogTemplateObservationConvention convention) {
+    observations.setConvention(convention);
+  }
+
+  /** Where the counter {@code objlog.template.trace.headers.skipped} is kept; null: not counted. */
+  public void setMeterRegistry(@Nullable MeterRegistry meterRegistry) {
+    observations.setMeterRegistry(meterRegistry);
+  }
+
   /**
    * Sends {@code value} to a partition.
    *
@@ -311,7 +334,8 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
   @Override
   public CompletableFuture<SendResult> send(String streamName, int partition, Object value) {
     PartitionWriterSlot slot = slot(streamName, partition);
-    return slot.send(List.of(), converter.toBytes(Objects.requireNonNull(value, "value")));
+    byte[] bytes = converter.toBytes(Objects.requireNonNull(value, "value"));
+    return observations.send(streamName, partition, List.of(), headers -> slot.send(headers, bytes));
   }
 
   /**
@@ -320,9 +344,11 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
    */
   @Override
   public CompletableFuture<SendResult> send(String streamName, String key, Object value) {
-    PartitionWriterSlot slot = slot(streamName, partitionForKey(streams.stream(streamName), Objects.requireNonNull(key, "key")));
-    return slot.send(List.of(Header.of(ObjlogHeaders.KEY, key)),
-        converter.toBytes(Objects.requireNonNull(value, "value")));
+    int partition = partitionForKey(streams.stream(streamName), Objects.requireNonNull(key, "key"));
+    PartitionWriterSlot slot = slot(streamName, partition);
+    byte[] bytes = converter.toBytes(Objects.requireNonNull(value, "value"));
+    return observations.send(streamName, partition, List.of(Header.of(ObjlogHeaders.KEY, key)),
+        headers -> slot.send(headers, bytes));
   }
 
   /**
@@ -351,7 +377,7 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
     Object keyHeader = headers.get(ObjlogHeaders.KEY);
     int partition;
     if (partitionHeader != null) {
-      partition = partitionOf(partitionHeader);
+      partition = MessageRecords.partitionOf(partitionHeader);
     } else if (keyHeader != null) {
       partition = partitionForKey(stream, keyHeader.toString());
     } else if (stream.partitions() == 1) {
@@ -361,16 +387,9 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
           + " partitions: set the header " + ObjlogHeaders.PARTITION + " or " + ObjlogHeaders.KEY);
     }
     PartitionWriterSlot slot = slot(streamName, partition);
-    List<Header> recordHeaders = new ArrayList<>();
-    headers.forEach((name, value) -> {
-      if (value == null || name.equals(MessageHeaders.ID) || name.equals(MessageHeaders.TIMESTAMP)
-          || name.equals(ObjlogHeaders.STREAM) || name.equals(ObjlogHeaders.PARTITION)) {
-        return;
-      }
-      byte[] bytes = value instanceof byte[] b ? b : value.toString().getBytes(StandardCharsets.UTF_8);
-      recordHeaders.add(Header.of(name.getBytes(StandardCharsets.UTF_8), bytes));
-    });
-    return slot.send(recordHeaders, converter.toBytes(message.getPayload()));
+    List<Header> recordHeaders = MessageRecords.headersOf(headers);
+    byte[] bytes = converter.toBytes(message.getPayload());
+    return observations.send(streamName, partition, recordHeaders, h -> slot.send(h, bytes));
   }
 
   /** The key's partition: by {@link KeyPartitioner}, among the held ones with writer leases. */
@@ -386,24 +405,9 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
     return held[KeyPartitioner.partition(key, held.length)];
   }
 
-  private static int partitionOf(Object header) {
-    if (header instanceof Number n) {
-      return n.intValue();
-    }
-    try {
-      return Integer.parseInt(header.toString().trim());
-    } catch (NumberFormatException e) {
-      throw new InvalidArgumentException("the header " + ObjlogHeaders.PARTITION + " must be a partition number, was \""
-          + header + "\"");
-    }
-  }
-
   private PartitionWriterSlot slot(String streamName, int partition) {
     ObjlogStream stream = streams.stream(streamName);
-    if (partition < 0 || partition >= stream.partitions()) {
-      throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
-          + ", not " + partition);
-    }
+    stream.checkPartition(partition);
     PartitionWriterSlot slot = slotsOf(stream)[partition];
     if (slot == null) {
       throw new PartitionNotWritableException(streamName, partition, settings.get(streamName).partitions());
@@ -482,10 +486,7 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
   /** What this instance knows of its writer of one partition, from memory only. */
   public LocalWriterStatus writerStatus(String streamName, int partition) {
     ObjlogStream stream = streams.stream(streamName);
-    if (partition < 0 || partition >= stream.partitions()) {
-      throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
-          + ", not " + partition);
-    }
+    stream.checkPartition(partition);
     PartitionWriterSlot slot = slotsOf(stream)[partition];
     if (slot == null) {
       return new LocalWriterStatus(streamName, partition, LocalWriterStatus.State.NOT_WRITTEN_HERE, null, null, 0,
@@ -509,10 +510,7 @@ public class ObjlogTemplate implements ObjlogOperations, AutoCloseable {
    */
   public Optional<RetentionResult> applyRetention(String streamName, int partition) {
     ObjlogStream stream = streams.stream(streamName);
-    if (partition < 0 || partition >= stream.partitions()) {
-      throw new InvalidArgumentException("stream '" + streamName + "' has partitions 0-" + (stream.partitions() - 1)
-          + ", not " + partition);
-    }
+    stream.checkPartition(partition);
     PartitionWriterSlot slot = slotsOf(stream)[partition];
     PartitionWriter writer = slot == null ? null : slot.writer();
     if (closed || writer == null || writer.failure().isPresent() || writer.state().closed()) {

@@ -2,8 +2,11 @@ package dev.objlog.spring.core;
 
 import static dev.objlog.spring.core.CommitFailures.indeterminate;
 import static dev.objlog.spring.core.CommitFailures.isFenceLoss;
+import static dev.objlog.spring.core.CommitFailures.notCommitted;
+import static dev.objlog.spring.core.CommitFailures.notTakenOver;
 import static dev.objlog.spring.core.CommitFailures.ownIndeterminate;
 import static dev.objlog.spring.core.CommitFailures.toSettle;
+import static dev.objlog.spring.core.CommitFailures.unsettled;
 import static dev.objlog.spring.core.CommitFailures.unwrap;
 
 import dev.objlog.AppendResult;
@@ -267,7 +270,8 @@ final class PartitionWriterSlot {
         }
       });
     } catch (RejectedExecutionException e) {
-      p.result.completeExceptionally(unsettled(cause, "the template closed before it could settle it", e));
+      p.result.completeExceptionally(
+          unsettled(stream, partition, cause, "the template closed before it could settle it", e));
     }
   }
 
@@ -323,11 +327,11 @@ final class PartitionWriterSlot {
       try {
         fresh = writer != null ? writer : openWriter();
       } catch (ObjlogException e) {
-        failAll(group, unsettled(cause, "re-opening the writer to settle it failed", e));
+        failAll(group, unsettled(stream, partition, cause, "re-opening the writer to settle it failed", e));
         return;
       }
     } else if (template.isClosed()) {
-      failAll(group, unsettled(cause, "the template is closing", null));
+      failAll(group, unsettled(stream, partition, cause, "the template is closing", null));
       return;
     }
     List<CommitStatus> statuses;
@@ -339,7 +343,7 @@ final class PartitionWriterSlot {
       failAll(group, e);
       return;
     } catch (ObjlogException e) {
-      failAll(group, unsettled(cause, "asking which records landed failed", e));
+      failAll(group, unsettled(stream, partition, cause, "asking which records landed failed", e));
       return;
     }
     int again = 0;
@@ -349,12 +353,9 @@ final class PartitionWriterSlot {
       if (statuses.get(i) == CommitStatus.COMMITTED) {
         decide(p, () -> p.succeed(lsn, head));
       } else if (fresh == null) {
-        fail(p, new StaleWriterException("the record sent to partition " + partition
-            + " of stream '" + stream.name() + "' was not committed, and this instance may not take the partition"
-            + " over to send it again (its writer lease is not held here, or another writer fenced it out and"
-            + " writer.reopen-after-fence-loss is off)"));
+        fail(p, notTakenOver(stream, partition));
       } else if (p.resends >= ObjlogTemplate.MAX_RESENDS) {
-        fail(p, notCommitted("its commit ended indeterminate " + (ObjlogTemplate.MAX_RESENDS + 1)
+        fail(p, notCommitted(stream, partition, "its commit ended indeterminate " + (ObjlogTemplate.MAX_RESENDS + 1)
             + " times, and the template gave up sending it again", cause));
       } else if (resend(p, fresh)) {
         again++;
@@ -385,22 +386,6 @@ final class PartitionWriterSlot {
     p.appended = appended;
     watches.add(() -> watch(p, appended)); // an ended commit completes the future at once
     return true;
-  }
-
-  private CommitIndeterminateException unsettled(CommitIndeterminateException cause, String why,
-      @Nullable Throwable failure) {
-    CommitIndeterminateException e = new CommitIndeterminateException("the record sent to partition " + partition
-        + " of stream '" + stream.name() + "' may or may not be in the log: " + why + ". Cause: "
-        + cause.getMessage(), cause);
-    if (failure != null) {
-      e.addSuppressed(failure);
-    }
-    return e;
-  }
-
-  private ObjlogException notCommitted(String why, Throwable cause) {
-    return new ObjlogException("the record sent to partition " + partition + " of stream '" + stream.name()
-        + "' was not committed: " + why, cause);
   }
 
   private void failAll(List<Pending> group, ObjlogException failure) {

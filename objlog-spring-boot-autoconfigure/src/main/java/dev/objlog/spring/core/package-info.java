@@ -10,7 +10,10 @@
  * template's writers (lazy opening, re-opening, timestamps, closing), sharing writer partitions
  * among instances by lease (the engine's {@link dev.objlog.coordination.PartitionSharing} over a
  * {@link dev.objlog.coordination.LeaseStore}, turned into writers by a package-private adapter) and the cached state health and the actuator endpoint read ({@link
- * dev.objlog.spring.core.StoreActivity}, {@link dev.objlog.spring.core.LocalWriterStatus}). Does not own: binding or checking properties
+ * dev.objlog.spring.core.StoreActivity}, {@link dev.objlog.spring.core.LocalWriterStatus}) and the opt-in
+ * {@code objlog.template} observation of sends, whose sender context carries the trace context in
+ * record headers as far as the record's header limits allow ({@link
+ * dev.objlog.spring.core.ObjlogTemplateObservation}). Does not own: binding or checking properties
  * ({@code dev.objlog.spring.autoconfigure}), the engine's writer and reader protocols, listeners,
  * retention.
  *

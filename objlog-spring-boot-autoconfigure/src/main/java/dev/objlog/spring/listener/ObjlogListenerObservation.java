@@ -8,7 +8,9 @@ import io.micrometer.observation.docs.ObservationDocumentation;
 /**
  * The observation of one listener invocation, {@code objlog.listener}. Low-cardinality keys:
  * {@code objlog.listener.id}, {@code objlog.stream}; high-cardinality: {@code objlog.partition}
- * and {@code objlog.lsn} (the first record's LSN). Replace the naming and keys with an {@link
+ * and {@code objlog.lsn} (the first record's LSN). Its context is a receiver context that continues
+ * the trace the sending {@code objlog.template} observation wrote into the record's headers.
+ * Replace the naming and keys with an {@link
  * ObjlogListenerObservationConvention} on the container factory.
  */
 public enum ObjlogListenerObservation implements ObservationDocumentation {

@@ -12,6 +12,7 @@ import dev.objlog.spring.core.JacksonRecordValueConverter;
 import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
+import dev.objlog.spring.core.ObjlogTemplateObservationConvention;
 import dev.objlog.spring.core.PartitionSet;
 import dev.objlog.spring.core.RecordValueConverter;
 import dev.objlog.spring.core.StoreActivity;
@@ -22,6 +23,7 @@ import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,12 +46,15 @@ import tools.jackson.databind.json.JsonMapper;
  * a plain {@link Objlog} bean when exactly one stream is configured, and the {@link ObjlogTemplate}.
  * Logs record their meters in the application's {@link MeterRegistry} when there is exactly one,
  * and measure elapsed time on the application's {@link Ticker} bean when there is exactly one.
- * Every log draws from the context's one {@link MemoryBudget} bean.
+ * Every log draws from the context's one {@link MemoryBudget} bean. With {@code
+ * objlog.template.observation-enabled}, the template observes its sends in the application's one
+ * {@code ObservationRegistry}.
  */
 @AutoConfiguration(
     after = ObjlogStoreAutoConfiguration.class,
     afterName = {
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
       "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration"
     })
 @ConditionalOnBean(ObjectStore.class)
@@ -116,7 +121,9 @@ public final class ObjlogStreamsAutoConfiguration {
   @ConditionalOnMissingBean
   ObjlogTemplate objlogTemplate(ObjlogStreams streams, ObjlogProperties properties,
       ObjectProvider<RecordValueConverter> converter, StoreActivity activity,
-      ObjectProvider<LeaseStore> leaseStores, ObjectProvider<LeaseStoreProvider> leaseProviders) {
+      ObjectProvider<LeaseStore> leaseStores, ObjectProvider<LeaseStoreProvider> leaseProviders,
+      ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<ObservationRegistry> observationRegistry,
+      ObjectProvider<ObjlogTemplateObservationConvention> observationConvention) {
     Map<String, StreamWriterSettings> settings = new LinkedHashMap<>();
     String leaseProperty = null;
     for (String name : streams.names()) {
@@ -150,6 +157,10 @@ public final class ObjlogStreamsAutoConfiguration {
     ObjlogTemplate template =
         new ObjlogTemplate(streams, settings, valueConverter, Clock.systemUTC(), activity, leaseStore, autoCreated);
     template.setDefaultStream(defaultStream);
+    template.setObservationEnabled(properties.getTemplate().isObservationEnabled());
+    observationRegistry.ifUnique(template::setObservationRegistry);
+    template.setObservationConvention(observationConvention.getIfUnique());
+    template.setMeterRegistry(meterRegistry.getIfUnique());
     return template;
   }
 
