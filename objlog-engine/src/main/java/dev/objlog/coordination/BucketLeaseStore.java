@@ -12,10 +12,15 @@ import java.util.Optional;
  * own objects in the bucket"):
  *
  * <ul>
+ *   <li>a consumer group's partition lease at {@code <catalogDir>consumers/<group>/lease.json};
+ *   <li>its member slot at {@code <catalogDir>consumers/<group>/member-lease.json};
  *   <li>a writer's partition lease at {@code <catalogDir>maintenance/writer-lease.json};
- *   <li>every other lease at {@code <catalogDir>consumers/<stored group>/lease.json} ({@link
- *       LeaseId#storedGroup()}), in the catalog folder of partition {@link LeaseId#index()}.
+ *   <li>a writer's member slot at {@code <catalogDir>maintenance/writer-member-lease.json},
  * </ul>
+ *
+ * <p>each in the catalog folder of partition {@link LeaseId#index()}. Group names have no {@code
+ * /}, so no group reaches another group's documents, nor the writers' (which are outside {@code
+ * consumers/}), nor a listener's {@code consumers/<id>/checkpoint.json}.
  *
  * <p>Error contract and thread-safety: those of {@link BucketLease}.
  */
@@ -52,9 +57,10 @@ public final class BucketLeaseStore implements LeaseStore {
   public BucketLease lease(LeaseId id) {
     Objects.requireNonNull(id, "id");
     PartitionKeys keys = Objects.requireNonNull(locator.partition(id.streamName(), id.index()), "locator returned null");
-    String objectKey = id.writers() && id.role() == LeaseId.Role.PARTITION
-        ? keys.catalogDir() + "maintenance/writer-lease.json"
-        : keys.catalogDir() + "consumers/" + id.storedGroup() + "/lease.json";
+    boolean slot = id.role() == LeaseId.Role.MEMBER;
+    String objectKey = id.writers()
+        ? keys.catalogDir() + (slot ? "maintenance/writer-member-lease.json" : "maintenance/writer-lease.json")
+        : keys.catalogDir() + "consumers/" + id.group() + (slot ? "/member-lease.json" : "/lease.json");
     return new BucketLease(store, objectKey, clock);
   }
 

@@ -8,11 +8,13 @@ import org.jspecify.annotations.Nullable;
  * what it is for (a partition, or a member slot that lets the members count each other), the
  * stream by its configured name, and the partition or slot index.
  *
- * <p>Stores keep a lease under {@link #storedGroup()}: the group name of a consumer group's
- * partition leases, {@code <group>#members} for its member slots, {@code objlog-writer} and {@code
- * objlog-writer-members} for writer leases. That is the layout of the rows and documents earlier
- * releases wrote, kept so that instances of both releases see each other's leases during a rolling
- * deploy; {@link #checkConsumerGroup} refuses the group names that would share it.
+ * <p>Where the stores keep it is chosen so that no consumer group name can reach another lease:
+ * rows are keyed by {@link #rowGroup()} (the group; {@value #WRITERS_ROW_GROUP} for writers, which
+ * no group name can be, since group names have no {@code /}) and {@link #rowPartition()} (the
+ * partition; {@code 2^32 + slot} for a member slot, beyond every partition index); {@link
+ * BucketLeaseStore} keeps member slots in their own documents. Every group name {@link
+ * LeaseState#checkName} accepts is an ordinary group. {@link PreviousReleaseLeases} knows where
+ * the previous release kept each lease.
  *
  * <p>Thread-safety: immutable.
  *
@@ -22,12 +24,10 @@ import org.jspecify.annotations.Nullable;
  * @param index the partition, or for a member slot the partition whose lease location holds it
  */
 public record LeaseId(@Nullable String group, Role role, String streamName, int index) {
-  /** Appended to a consumer group's name where its member slots are kept. */
-  private static final String MEMBERS_SUFFIX = "#members";
-  private static final String WRITERS = "objlog-writer";
-  private static final String WRITER_MEMBERS = "objlog-writer-members";
-  /** The longest stored group name the lease rows and documents take. */
-  private static final int MAX_STORED_GROUP = 255;
+  /** The row group of the writers' leases: not a valid group name (it has a {@code /}). */
+  public static final String WRITERS_ROW_GROUP = "objlog/writers";
+  /** Added to a member slot's index in {@link #rowPartition()}: partition indexes are below it. */
+  public static final long MEMBER_ROW_OFFSET = 1L << 32;
 
   /** What a lease is for. */
   public enum Role {
@@ -68,35 +68,23 @@ public record LeaseId(@Nullable String group, Role role, String streamName, int 
     return new LeaseId(group, otherRole, streamName, otherIndex);
   }
 
-  /** The group name this lease is stored under (rows' group column, documents' folder). */
-  public String storedGroup() {
-    if (group == null) {
-      return role == Role.PARTITION ? WRITERS : WRITER_MEMBERS;
-    }
-    return role == Role.PARTITION ? group : group + MEMBERS_SUFFIX;
+  /** The group column of this lease's row: the group, or {@value #WRITERS_ROW_GROUP}. */
+  public String rowGroup() {
+    return group == null ? WRITERS_ROW_GROUP : group;
   }
 
   /**
-   * Checks that a consumer group's leases are kept apart from every other lease.
-   *
-   * @throws IllegalArgumentException saying what to change
+   * The partition column of this lease's row: the partition index (unsigned), or {@link
+   * #MEMBER_ROW_OFFSET} plus the slot index for a member slot.
    */
-  public static void checkConsumerGroup(String group) {
-    if (group.length() + MEMBERS_SUFFIX.length() > MAX_STORED_GROUP) {
-      throw new IllegalArgumentException("group must be at most " + (MAX_STORED_GROUP - MEMBERS_SUFFIX.length())
-          + " characters");
-    }
-    if (group.endsWith(MEMBERS_SUFFIX)) {
-      throw new IllegalArgumentException("group must not end with " + MEMBERS_SUFFIX + " (reserved for member slots)");
-    }
-    if (group.equals(WRITERS) || group.equals(WRITER_MEMBERS)) {
-      throw new IllegalArgumentException("group " + group
-          + " is reserved for ObjlogTemplate's writer leases; choose another group name");
-    }
+  public long rowPartition() {
+    long i = Integer.toUnsignedLong(index);
+    return role == Role.PARTITION ? i : MEMBER_ROW_OFFSET + i;
   }
 
   @Override
   public String toString() {
-    return storedGroup() + "@" + streamName + "/" + Integer.toUnsignedString(index);
+    return (group == null ? "writers" : group) + (role == Role.MEMBER ? " member slot " : " partition ")
+        + Integer.toUnsignedString(index) + "@" + streamName;
   }
 }

@@ -2,7 +2,8 @@
  * Coordination through small documents in the bucket and leases: {@link
  * dev.objlog.coordination.CasDocument} (one document changed only by compare-and-swap), in {@code
  * json} the codec they are written with, the lease SPI {@link dev.objlog.coordination.LeaseStore}
- * with its bucket implementation {@link dev.objlog.coordination.BucketLeaseStore}, and {@link
+ * with its bucket implementation {@link dev.objlog.coordination.BucketLeaseStore}, {@link
+ * dev.objlog.coordination.PreviousReleaseLeases} (rolling deploys from the previous release), and {@link
  * dev.objlog.coordination.PartitionSharing}, the one algorithm by which the members of a consumer
  * group or the writers of a stream share its partitions.
  *
@@ -10,9 +11,11 @@
  * release.
  *
  * <p>Owns: the read, decode, change, swap loop and how an ambiguous store reply is settled; the
- * lease rules ({@link dev.objlog.coordination.LeaseState}), where each lease lives ({@link
- * dev.objlog.coordination.LeaseId#storedGroup()}, the previous release's layout) and the lease
- * document; the member registry (member slots), the fair share, hand-over and lease deadlines. Does
+ * lease rules ({@link dev.objlog.coordination.LeaseState}), where each lease lives (rows: {@link
+ * dev.objlog.coordination.LeaseId#rowGroup()}, {@link dev.objlog.coordination.LeaseId#rowPartition()};
+ * documents: {@link dev.objlog.coordination.BucketLeaseStore}; member slots and writer leases apart
+ * from every consumer group's, so any valid group name is an ordinary group), where the previous
+ * release kept them, and the lease document; the member registry (member slots), the fair share, hand-over and lease deadlines. Does
  * not own: any other document's schema, key or retry budget (each document brings its own); the
  * JDBC and in-memory lease stores (the Spring module); what runs on a partition (listener
  * consumers, template writers: {@link dev.objlog.coordination.PartitionSharing.Partitions}); when

@@ -15,12 +15,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Leases in this process's memory: for tests, and for single-instance applications. Nothing is
- * shared with other instances. Keyed like the other stores (by {@link LeaseId#storedGroup()}).
+ * shared with other instances. Keyed like the JDBC rows ({@link LeaseId#rowGroup()}, {@link
+ * LeaseId#rowPartition()}).
  *
  * <p>Thread-safety: safe for concurrent use; every operation is atomic.
  */
 public final class InMemoryLeaseStore implements LeaseStore {
-  private record Key(String group, String streamName, int index) {}
+  private record Key(String group, String streamName, long partition) {}
 
   private final Clock clock;
   private final Map<Key, LeaseState> leases = new HashMap<>();
@@ -32,7 +33,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
   private static Key key(LeaseId id) {
     Objects.requireNonNull(id, "id");
-    return new Key(id.storedGroup(), id.streamName(), id.index());
+    return new Key(id.rowGroup(), id.streamName(), id.rowPartition());
   }
 
   @Override

@@ -22,8 +22,8 @@ import org.springframework.jdbc.core.JdbcOperations;
 /**
  * Leases as rows of the table {@code <prefix>lease} (the schema scripts of {@code
  * JdbcCheckpointRepository} create it), one row per (stored group, stream name, partition):
- * {@code group_id} is {@link LeaseId#storedGroup()}, {@code partition_id} the lease's index, and
- * {@code owner}, {@code lease_until_ms}, {@code epoch} and {@code updated_at} its state. Every change
+ * {@code group_id} is {@link LeaseId#rowGroup()}, {@code partition_id} {@link LeaseId#rowPartition()}
+ * (a member slot's row lies beyond every partition's), and {@code owner}, {@code lease_until_ms}, {@code epoch} and {@code updated_at} its state. Every change
  * is a conditional insert or update, so concurrent instances cannot both win a lease.
  *
  * <p>Semantics: {@link LeaseStore}. On PostgreSQL, call it outside a transaction you want to keep:
@@ -175,9 +175,9 @@ public final class JdbcLeaseStore implements LeaseStore {
   }
 
   private static int bindKey(PreparedStatement ps, int from, LeaseId id) throws SQLException {
-    ps.setString(from, id.storedGroup());
+    ps.setString(from, id.rowGroup());
     ps.setString(from + 1, id.streamName());
-    ps.setLong(from + 2, Integer.toUnsignedLong(id.index()));
+    ps.setLong(from + 2, id.rowPartition());
     return from + 3;
   }
 

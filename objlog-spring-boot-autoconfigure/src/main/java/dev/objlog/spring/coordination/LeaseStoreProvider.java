@@ -1,6 +1,7 @@
 package dev.objlog.spring.coordination;
 
 import dev.objlog.coordination.LeaseStore;
+import dev.objlog.coordination.PreviousReleaseLeases;
 
 /**
  * A bean that keeps leases besides its own data: every checkpoint repository of this module
@@ -13,4 +14,13 @@ public interface LeaseStoreProvider {
 
   /** The leases kept beside this bean's data. */
   LeaseStore leaseStore();
+
+  /**
+   * How {@link #leaseStore()} lays its leases out, which tells {@link PreviousReleaseLeases} where
+   * the previous release kept them: rows ({@link JdbcLeaseStore}, {@link InMemoryLeaseStore})
+   * unless overridden.
+   */
+  default PreviousReleaseLeases.Layout leaseLayout() {
+    return PreviousReleaseLeases.Layout.ROWS;
+  }
 }

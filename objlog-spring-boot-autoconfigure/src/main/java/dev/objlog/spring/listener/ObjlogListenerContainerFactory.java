@@ -1,15 +1,16 @@
 package dev.objlog.spring.listener;
 
-import dev.objlog.coordination.LeaseId;
+import dev.objlog.coordination.LeaseState;
 import dev.objlog.coordination.LeaseStore;
 import dev.objlog.coordination.PartitionSharing;
+import dev.objlog.coordination.PreviousReleaseLeases;
 import dev.objlog.replica.SnapshotStore;
 import dev.objlog.read.LogReader;
 import dev.objlog.spring.core.ObjlogStream;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.PartitionSet;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
-import dev.objlog.spring.listener.checkpoint.LeaseRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
@@ -140,25 +141,13 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   }
 
   /** The lease store of a checkpoint repository that keeps leases too (all of this module's do). */
-  @SuppressWarnings("deprecation") // LeaseRepository: how repositories offer their leases until it is removed
   private static @Nullable LeaseStore leasesOf(CheckpointRepository checkpoints) {
-    return checkpoints instanceof LeaseRepository l ? l.leaseStore() : null;
+    return checkpoints instanceof LeaseStoreProvider p ? p.leaseStore() : null;
   }
 
   /** Where group listeners keep partition leases (default: the checkpoint repository's lease store). */
   public void setLeaseStore(@Nullable LeaseStore leases) {
     this.leases = leases;
-  }
-
-  /**
-   * Where group listeners keep partition leases.
-   *
-   * @deprecated use {@link #setLeaseStore}; this adapts the repository with {@link
-   *     LeaseRepository#leaseStore()}
-   */
-  @Deprecated(since = "0.1.0", forRemoval = true)
-  public void setLeaseRepository(@Nullable LeaseRepository leases) {
-    this.leases = leases == null ? null : leases.leaseStore();
   }
 
   /**
@@ -248,19 +237,25 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
           + " define a LeaseStore bean or use a JDBC, bucket or in-memory checkpoint store");
     }
     ObjlogListenerProperties.Group g = properties.getGroup();
-    checkGroup(endpoint.getId(), group, g.getLeaseTtl(), g.getRenewInterval(), g.getSafetyMargin());
+    checkGroup(endpoint.getId(), group, leases, g.getLeaseTtl(), g.getRenewInterval(), g.getSafetyMargin());
     return new PartitionSharing.Settings(leases, properties.instanceIdOrDefault(), g.getLeaseTtl(), g.getRenewInterval(),
         g.getSafetyMargin());
   }
 
   /**
-   * Checks the settings of a group listener.
+   * Checks the settings of a group listener whose leases live in {@code leases}. Every group name
+   * is an ordinary group, except while the previous release's leases are held too ({@link
+   * PreviousReleaseLeases}): then the names that release reserved are refused.
    *
    * @throws IllegalArgumentException saying which property to change
    */
-  static void checkGroup(String listenerId, String group, Duration ttl, Duration renewInterval, Duration safetyMargin) {
+  static void checkGroup(String listenerId, String group, LeaseStore leases, Duration ttl, Duration renewInterval,
+      Duration safetyMargin) {
     try {
-      LeaseId.checkConsumerGroup(group);
+      LeaseState.checkName("group", group);
+      if (leases instanceof PreviousReleaseLeases) {
+        PreviousReleaseLeases.checkConsumerGroup(group);
+      }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("listener " + listenerId + ": " + e.getMessage(), e);
     }

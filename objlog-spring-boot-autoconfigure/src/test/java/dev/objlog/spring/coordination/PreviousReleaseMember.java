@@ -15,17 +15,20 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A consumer-group member of the previous release, as far as the bucket and the database see it:
- * its leases under the keys that release used ({@code <group>} for partitions, {@code
- * <group>#members} for member slot {@code i}, keyed like partition {@code i}), spelled out here
- * rather than taken from {@link LeaseId#storedGroup()}, and its algorithm: renew, count the live
+ * A consumer-group member or writer of the previous release, as far as the bucket and the
+ * database see it: its leases under the keys that release used, spelled out here rather than taken
+ * from the code under test (a consumer group: {@code <group>} for partitions, {@code
+ * <group>#members} for member slot {@code i}, keyed like partition {@code i}; writers: {@code
+ * maintenance/writer-lease.json} in the bucket and the group {@code objlog-writer} in rows for
+ * partitions, {@code objlog-writer-members} for member slots), and its algorithm: renew, count the live
  * slots, aim at {@code ceil(P / M)}, shed the highest partitions above it (released once their
  * work ended), take free ones lowest first. Test-only: it plays the old instances of a rolling
  * deploy.
  */
 final class PreviousReleaseMember {
   private final LeaseStore leases;
-  private final String group;
+  private final @Nullable String group;
+  private final boolean rows;
   private final String stream;
   private final String owner;
   private final int partitions;
@@ -39,10 +42,15 @@ final class PreviousReleaseMember {
   private int slotIndex = -1;
   private int members = 1;
 
-  PreviousReleaseMember(LeaseStore leases, String group, String stream, String owner, int partitions, Duration ttl,
+  /**
+   * A member of consumer group {@code group}, or a writer when it is null, over a store that keeps
+   * leases in rows ({@code rows}) or in the bucket.
+   */
+  PreviousReleaseMember(LeaseStore leases, @Nullable String group, boolean rows, String stream, String owner, int partitions, Duration ttl,
       Duration margin, Ticker ticker, PartitionSharing.Partitions target) {
     this.leases = leases;
     this.group = group;
+    this.rows = rows;
     this.stream = stream;
     this.owner = owner;
     this.partitions = partitions;
@@ -52,14 +60,27 @@ final class PreviousReleaseMember {
     this.target = target;
   }
 
-  /** The previous release's partition lease key: {@code LeaseKey.of(group, stream, p)}. */
+  /**
+   * The previous release's partition lease, as this release's lease at the same row or document:
+   * {@code LeaseKey.of(group, stream, p)}; for writers {@code maintenance/writer-lease.json} or
+   * {@code LeaseKey.of("objlog-writer", stream, p)}.
+   */
   private LeaseId partitionKey(int partition) {
-    return LeaseId.ofGroup(group, LeaseId.Role.PARTITION, stream, partition);
+    if (group != null) {
+      return LeaseId.ofGroup(group, LeaseId.Role.PARTITION, stream, partition);
+    }
+    return rows
+        ? LeaseId.ofGroup("objlog-writer", LeaseId.Role.PARTITION, stream, partition)
+        : LeaseId.ofWriters(LeaseId.Role.PARTITION, stream, partition);
   }
 
-  /** The previous release's member slot key: {@code LeaseKey.of(group + "#members", stream, i)}. */
+  /**
+   * The previous release's member slot: {@code LeaseKey.of(group + "#members", stream, i)}, for
+   * writers {@code LeaseKey.of("objlog-writer-members", stream, i)}.
+   */
   private LeaseId slotKey(int index) {
-    return LeaseId.ofGroup(group + "#members", LeaseId.Role.PARTITION, stream, index);
+    String slots = group == null ? "objlog-writer-members" : group + "#members";
+    return LeaseId.ofGroup(slots, LeaseId.Role.PARTITION, stream, index);
   }
 
   void tick() {

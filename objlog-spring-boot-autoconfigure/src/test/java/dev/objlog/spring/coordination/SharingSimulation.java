@@ -7,6 +7,7 @@ import dev.objlog.coordination.LeaseId;
 import dev.objlog.coordination.LeaseResult;
 import dev.objlog.coordination.LeaseStore;
 import dev.objlog.coordination.PartitionSharing;
+import dev.objlog.coordination.PreviousReleaseLeases;
 import dev.objlog.testing.MutableClock;
 import dev.objlog.testing.MutableTicker;
 import java.time.Duration;
@@ -58,6 +59,11 @@ final class SharingSimulation {
   final List<Member> members = new ArrayList<>();
   final List<String> trace = new ArrayList<>();
   Release joining = Release.CURRENT;
+  /**
+   * For rolling deploys: how the store lays leases out; members of this release then hold the
+   * previous release's leases too ({@link PreviousReleaseLeases}). Null: no previous release.
+   */
+  PreviousReleaseLeases.@Nullable Layout previousRelease;
   /** Faults the store should inject now; the run turns them off to settle. */
   volatile boolean faults = true;
   int generation;
@@ -325,13 +331,15 @@ final class SharingSimulation {
       this.work = new Work(this);
       List<Integer> all = IntStream.range(0, partitions).boxed().toList();
       if (release == Release.CURRENT) {
-        PartitionSharing.Settings settings = new PartitionSharing.Settings(leases, id, TTL, RENEW, MARGIN);
+        LeaseStore mine = previousRelease == null ? leases : new PreviousReleaseLeases(leases, previousRelease);
+        PartitionSharing.Settings settings = new PartitionSharing.Settings(mine, id, TTL, RENEW, MARGIN);
         this.sharing = new PartitionSharing(settings, consumerGroup ? GROUP : null, STREAM, all, all, ticker, work,
             PartitionSharing.Reporter.SILENT);
         this.previous = null;
       } else {
         this.sharing = null;
-        this.previous = new PreviousReleaseMember(leases, GROUP, STREAM, id, partitions, TTL, MARGIN, ticker, work);
+        this.previous = new PreviousReleaseMember(leases, consumerGroup ? GROUP : null,
+            previousRelease == PreviousReleaseLeases.Layout.ROWS, STREAM, id, partitions, TTL, MARGIN, ticker, work);
       }
     }
 

@@ -2,6 +2,10 @@ package dev.objlog.spring.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.objlog.coordination.Lease;
+import dev.objlog.coordination.LeaseId;
+import dev.objlog.coordination.LeaseResult;
+import dev.objlog.coordination.LeaseStore;
 import dev.objlog.read.CursorCheckpoint;
 import dev.objlog.spring.actuate.ObjlogEndpoint;
 import dev.objlog.spring.autoconfigure.actuate.ObjlogEndpointAutoConfiguration;
@@ -10,13 +14,10 @@ import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
 import dev.objlog.spring.core.ObjlogHeaders;
 import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import dev.objlog.spring.listener.checkpoint.CheckpointKey;
 import dev.objlog.spring.listener.checkpoint.CheckpointRepository;
 import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
-import dev.objlog.spring.listener.checkpoint.Lease;
-import dev.objlog.spring.listener.checkpoint.LeaseKey;
-import dev.objlog.spring.listener.checkpoint.LeaseRepository;
-import dev.objlog.spring.listener.checkpoint.LeaseResult;
 import dev.objlog.spring.listener.checkpoint.MutableClock;
 import dev.objlog.spring.listener.checkpoint.ObjlogCheckpointAutoConfiguration;
 import dev.objlog.spring.listener.checkpoint.StoredCheckpoint;
@@ -320,8 +321,9 @@ abstract class ListenerGroupContract {
       template.send("orders", 0, "x").get(WAIT, TimeUnit.SECONDS);
       awaitTrue("x is checkpointed", () -> checkpoint(a, 0) == 1);
       CheckpointRepository shared = a.getBean(CheckpointRepository.class);
-      LeaseKey leaseKey = LeaseKey.of("workers", "orders", 0);
-      long epoch = ((LeaseRepository) shared).current(leaseKey).orElseThrow().epoch();
+      LeaseId leaseKey = LeaseId.ofGroup("workers", LeaseId.Role.PARTITION, "orders", 0);
+      LeaseStore leases = ((LeaseStoreProvider) shared).leaseStore();
+      long epoch = leases.current(leaseKey).orElseThrow().epoch();
       // Another writer of the checkpoint (a member that held the partition before) saves behind a's back.
       CheckpointKey key = CheckpointKey.of("workers", "orders", 0);
       StoredCheckpoint stored = shared.load(key).orElseThrow();
@@ -330,7 +332,7 @@ abstract class ListenerGroupContract {
       template.send("orders", 0, "y").get(WAIT, TimeUnit.SECONDS);
       awaitTrue("a takes partition 0 again and checkpoints y",
           () -> checkpoint(a, 0) == 2 && running(a).contains(0));
-      assertThat(((LeaseRepository) shared).current(leaseKey).orElseThrow().epoch())
+      assertThat(leases.current(leaseKey).orElseThrow().epoch())
           .as("the partition was released and taken again").isGreaterThan(epoch);
       assertThat(container(a).isInExpectedState()).as("handing a partition back is no failure").isTrue();
       assertThat(events).as("y is redelivered from the stored checkpoint, x is not")
@@ -375,13 +377,13 @@ abstract class ListenerGroupContract {
   }
 
   /** One instance's view of the shared repository, whose lease calls can be cut off. */
-  record CuttableRepository(CheckpointRepository checkpoints, CutOff cut) implements CheckpointRepository, LeaseRepository {
+  record CuttableRepository(CheckpointRepository checkpoints, CutOff cut) implements CheckpointRepository, LeaseStoreProvider {
 
-    private LeaseRepository leases() {
+    private LeaseStore leases() {
       if (cut.cut) {
         throw new IllegalStateException("this instance cannot reach the lease store (cut by the test)");
       }
-      return (LeaseRepository) checkpoints;
+      return ((LeaseStoreProvider) checkpoints).leaseStore();
     }
 
     @Override
@@ -395,23 +397,28 @@ abstract class ListenerGroupContract {
     }
 
     @Override
-    public LeaseResult tryAcquire(LeaseKey key, String owner, Duration ttl) {
-      return leases().tryAcquire(key, owner, ttl);
-    }
+    public LeaseStore leaseStore() {
+      return new LeaseStore() {
+        @Override
+        public LeaseResult tryAcquire(LeaseId id, String owner, Duration ttl) {
+          return leases().tryAcquire(id, owner, ttl);
+        }
 
-    @Override
-    public LeaseResult renew(LeaseKey key, Lease held, Duration ttl) {
-      return leases().renew(key, held, ttl);
-    }
+        @Override
+        public LeaseResult renew(LeaseId id, Lease held, Duration ttl) {
+          return leases().renew(id, held, ttl);
+        }
 
-    @Override
-    public boolean release(LeaseKey key, Lease held) {
-      return leases().release(key, held);
-    }
+        @Override
+        public boolean release(LeaseId id, Lease held) {
+          return leases().release(id, held);
+        }
 
-    @Override
-    public Optional<Lease> current(LeaseKey key) {
-      return leases().current(key);
+        @Override
+        public Optional<Lease> current(LeaseId id) {
+          return leases().current(id);
+        }
+      };
     }
   }
 }

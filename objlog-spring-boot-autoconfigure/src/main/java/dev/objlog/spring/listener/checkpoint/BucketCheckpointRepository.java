@@ -5,6 +5,7 @@ import dev.objlog.coordination.BucketLease;
 import dev.objlog.coordination.BucketLeaseStore;
 import dev.objlog.coordination.CasDocument;
 import dev.objlog.coordination.LeaseId;
+import dev.objlog.coordination.PreviousReleaseLeases;
 import dev.objlog.coordination.json.JsonObject;
 import dev.objlog.coordination.json.JsonReader;
 import dev.objlog.format.key.PartitionKeys;
@@ -16,6 +17,7 @@ import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoredObject;
 import dev.objlog.store.VersionToken;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -47,8 +49,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safety: safe for concurrent use, within and across processes.
  */
-@SuppressWarnings("deprecation") // LeaseRepository, until it is removed
-public final class BucketCheckpointRepository implements CheckpointRepository, LeaseRepositoryStore.Backed {
+public final class BucketCheckpointRepository implements CheckpointRepository, LeaseStoreProvider {
   /** Checkpoints are encoded here, with the save's time; the document helper moves bytes. */
   private static final CasDocument.Codec<byte[]> RAW = CasDocument.Codec.of(bytes -> bytes, bytes -> bytes);
   /** One swap a save; an ambiguous reply is settled by one read back. */
@@ -83,9 +84,13 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
     return ConsumerCheckpointDocument.key(partition(key.streamName(), key.partition()).catalogDir(), key.listenerId());
   }
 
-  /** The consumer-group lease {@code key}, at {@code <catalogDir>consumers/<group>/lease.json}. */
-  public BucketLease groupLease(LeaseKey key) {
-    return leases.lease(LeaseRepositoryStore.id(key));
+  /**
+   * The partition lease of consumer group {@code group}, at {@code
+   * <catalogDir>consumers/<group>/lease.json}.
+   */
+  public BucketLease groupLease(String group, String streamName, int partition) {
+    Names.checkStreamName(streamName);
+    return leases.lease(LeaseId.ofGroup(group, LeaseId.Role.PARTITION, streamName, partition));
   }
 
   /**
@@ -158,10 +163,15 @@ public final class BucketCheckpointRepository implements CheckpointRepository, L
 
   // ---- leases ----
 
-  /** The leases beside each partition's catalog (the same documents as the {@link LeaseRepository} methods). */
+  /** The leases beside each partition's catalog. */
   @Override
   public BucketLeaseStore leaseStore() {
     return leases;
+  }
+
+  @Override
+  public PreviousReleaseLeases.Layout leaseLayout() {
+    return PreviousReleaseLeases.Layout.BUCKET;
   }
 
   @Override

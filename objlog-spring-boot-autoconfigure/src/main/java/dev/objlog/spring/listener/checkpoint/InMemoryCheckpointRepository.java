@@ -2,6 +2,7 @@ package dev.objlog.spring.listener.checkpoint;
 
 import dev.objlog.read.CursorCheckpoint;
 import dev.objlog.spring.coordination.InMemoryLeaseStore;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
@@ -17,8 +18,7 @@ import java.util.Optional;
  *
  * <p>Thread-safety: safe for concurrent use; every operation is atomic.
  */
-@SuppressWarnings("deprecation") // LeaseRepository, until it is removed
-public final class InMemoryCheckpointRepository implements CheckpointRepository, LeaseRepositoryStore.Backed {
+public final class InMemoryCheckpointRepository implements CheckpointRepository, LeaseStoreProvider {
   private final Clock clock;
   private final Map<CheckpointKey, StoredCheckpoint> checkpoints = new HashMap<>();
   private final InMemoryLeaseStore leases;
@@ -56,7 +56,7 @@ public final class InMemoryCheckpointRepository implements CheckpointRepository,
     return next;
   }
 
-  /** The leases of this repository (the same as its {@link LeaseRepository} methods). */
+  /** The leases of this repository. */
   @Override
   public InMemoryLeaseStore leaseStore() {
     return leases;

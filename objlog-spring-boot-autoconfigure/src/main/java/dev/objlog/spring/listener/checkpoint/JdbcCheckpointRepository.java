@@ -3,6 +3,7 @@ package dev.objlog.spring.listener.checkpoint;
 import dev.objlog.read.CheckpointInvalidException;
 import dev.objlog.read.CursorCheckpoint;
 import dev.objlog.spring.coordination.JdbcLeaseStore;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,8 +43,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>Thread-safety: safe for concurrent use, within and across processes.
  */
-@SuppressWarnings("deprecation") // LeaseRepository, until it is removed
-public final class JdbcCheckpointRepository implements CheckpointRepository, LeaseRepositoryStore.Backed {
+public final class JdbcCheckpointRepository implements CheckpointRepository, LeaseStoreProvider {
   /** The table prefix unless configured otherwise: tables {@code objlog_checkpoint} and {@code objlog_lease}. */
   public static final String DEFAULT_TABLE_PREFIX = "objlog_";
 
@@ -100,7 +100,7 @@ public final class JdbcCheckpointRepository implements CheckpointRepository, Lea
     return leaseTable;
   }
 
-  /** The leases in this repository's lease table (the same rows as its {@link LeaseRepository} methods). */
+  /** The leases in this repository's lease table. */
   @Override
   public JdbcLeaseStore leaseStore() {
     return leases;

@@ -21,8 +21,25 @@ public class ObjlogCheckpointProperties {
    */
   private @Nullable StoreType store;
 
+  /**
+   * During a rolling deploy from the previous release: also hold the leases where that release
+   * keeps them (member slots; with jdbc or memory also writer leases), so that instances of both
+   * releases never both own a partition. While on, the group names the previous release reserved
+   * (objlog-writer, objlog-writer-members, names ending in #members) are refused. Turn it off once
+   * no instance of the previous release runs.
+   */
+  private boolean holdPreviousReleaseLeases;
+
   /** Settings of the jdbc checkpoint store. */
   private final Jdbc jdbc = new Jdbc();
+
+  public boolean isHoldPreviousReleaseLeases() {
+    return holdPreviousReleaseLeases;
+  }
+
+  public void setHoldPreviousReleaseLeases(boolean holdPreviousReleaseLeases) {
+    this.holdPreviousReleaseLeases = holdPreviousReleaseLeases;
+  }
 
   public @Nullable StoreType getStore() {
     return store;

@@ -8,8 +8,7 @@
  * BucketLeaseStore}); the JDBC schema scripts (checkpoint and lease tables), their initializer and
  * the startup check that the tables exist; the {@code objlog.checkpoint.*} properties and their
  * auto-configuration (and so the default: database, else bucket, memory only on the memory store
- * or by name); and the deprecated {@link dev.objlog.spring.listener.checkpoint.LeaseRepository}
- * with its adapter to the engine's {@code LeaseStore}. Does not own: reading records or running
+ * or by name), including {@code hold-previous-release-leases}. Does not own: reading records or running
  * listeners (the listener container calls these SPIs), leases and how partitions are shared
  * ({@code dev.objlog.coordination}, {@code dev.objlog.spring.coordination}), the cursor checkpoint
  * format ({@link dev.objlog.read.CursorCheckpoint}, PROTOCOLS.md §5.5), or the object store.
@@ -18,8 +17,7 @@
  * the exact cursor checkpoint JSON; a save succeeds only from the version it expects, so of
  * several instances saving from one version exactly one wins. The JDBC repository joins the
  * caller's Spring transaction on the same DataSource, so a transactional listener's writes and its
- * checkpoint commit or roll back together. The deprecated lease methods act on the same rows and
- * documents as the repository's lease store.
+ * checkpoint commit or roll back together.
  *
  * <p>Error contract: a lost optimistic save is a {@link
  * dev.objlog.spring.listener.checkpoint.CheckpointConflictException} (nothing written; reload);

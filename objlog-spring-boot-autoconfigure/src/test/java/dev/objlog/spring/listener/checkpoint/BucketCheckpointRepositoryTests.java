@@ -54,7 +54,7 @@ class BucketCheckpointRepositoryTests {
     @Test
     void theGroupLeaseAndWriterLeaseHaveTheDocumentedShape() {
       BucketCheckpointRepository repository = new BucketCheckpointRepository(store, LOCATOR, clock);
-      repository.tryAcquire("group", "orders", 7, "instance-1", Duration.ofSeconds(30));
+      repository.groupLease("group", "orders", 7).tryAcquire("instance-1", Duration.ofSeconds(30));
       dev.objlog.coordination.Lease writer =
           repository.writerLease("orders", 7).tryAcquire("writer-9", Duration.ofSeconds(5)).grantedLease().orElseThrow();
 
@@ -114,8 +114,8 @@ class BucketCheckpointRepositoryTests {
           "{\"version\":2,\"owner\":\"x\",\"lease_until_unix_ms\":1,\"epoch\":1}".getBytes(StandardCharsets.UTF_8));
 
       assertThatThrownBy(() -> repository.load("billing", "orders", 0)).isInstanceOf(CorruptObjectException.class);
-      assertThatThrownBy(() -> repository.current(LeaseKey.of("g1", "orders", 0))).isInstanceOf(CorruptObjectException.class);
-      assertThatThrownBy(() -> repository.tryAcquire("g2", "orders", 0, "a", TTL))
+      assertThatThrownBy(() -> repository.groupLease("g1", "orders", 0).current()).isInstanceOf(CorruptObjectException.class);
+      assertThatThrownBy(() -> repository.groupLease("g2", "orders", 0).tryAcquire("a", TTL))
           .isInstanceOf(UnsupportedVersionException.class);
     }
   }

@@ -3,7 +3,12 @@ package dev.objlog.spring.listener.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.objlog.coordination.Lease;
+import dev.objlog.coordination.LeaseId;
+import dev.objlog.coordination.LeaseResult;
+import dev.objlog.coordination.LeaseStore;
 import dev.objlog.read.CursorCheckpoint;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract every {@link CheckpointRepository} (and the {@link LeaseRepository} it also is)
+ * The contract every {@link CheckpointRepository} (and the {@link LeaseStore} it provides)
  * keeps: run against memory, JDBC on H2, PostgreSQL and MariaDB, and the bucket on the memory and
  * filesystem stores. Streams named {@code <name>} have the stream id {@code demo/<name>}.
  */
@@ -31,7 +36,7 @@ abstract class CheckpointRepositoryContractTests {
 
   protected MutableClock clock;
   private CheckpointRepository checkpoints;
-  private LeaseRepository leases;
+  private LeaseStore leases;
 
   /** A repository on fresh (or emptied) storage, with {@code clock}. */
   protected abstract CheckpointRepository create(Clock clock) throws Exception;
@@ -40,7 +45,7 @@ abstract class CheckpointRepositoryContractTests {
   void createRepository() throws Exception {
     clock = new MutableClock(Instant.parse("2026-01-02T03:04:05.678Z"));
     checkpoints = create(clock);
-    leases = (LeaseRepository) checkpoints;
+    leases = ((LeaseStoreProvider) checkpoints).leaseStore();
   }
 
   @AfterEach
@@ -197,18 +202,18 @@ abstract class CheckpointRepositoryContractTests {
 
   @Test
   void aFreeLeaseIsGrantedWithEpochOne() {
-    LeaseResult result = leases.tryAcquire("group", "orders", 0, "a", TTL);
+    LeaseResult result = leases.tryAcquire(id("group", "orders", 0), "a", TTL);
 
     Lease lease = granted(result);
     assertThat(lease.owner()).isEqualTo("a");
     assertThat(lease.epoch()).isEqualTo(1);
     assertThat(lease.until()).isEqualTo(clock.instant().plus(TTL));
-    assertThat(leases.current(LeaseKey.of("group", "orders", 0))).contains(lease);
+    assertThat(leases.current(id("group", "orders", 0))).contains(lease);
   }
 
   @Test
   void aHeldLeaseIsRefusedToOthersUntilItExpiresThenTakenWithTheNextEpoch() {
-    LeaseKey key = LeaseKey.of("group", "orders", 0);
+    LeaseId key = id("group", "orders", 0);
     Lease a = granted(leases.tryAcquire(key, "a", TTL));
 
     assertThat(leases.tryAcquire(key, "b", TTL)).isEqualTo(new LeaseResult.Refused(a));
@@ -226,7 +231,7 @@ abstract class CheckpointRepositoryContractTests {
 
   @Test
   void theHolderAcquiringAgainExtendsItsLeaseInTheSameEpoch() {
-    LeaseKey key = LeaseKey.of("group", "orders", 0);
+    LeaseId key = id("group", "orders", 0);
     granted(leases.tryAcquire(key, "a", TTL));
     clock.advance(Duration.ofSeconds(4));
 
@@ -238,7 +243,7 @@ abstract class CheckpointRepositoryContractTests {
 
   @Test
   void renewingExtendsTheLease() {
-    LeaseKey key = LeaseKey.of("group", "orders", 0);
+    LeaseId key = id("group", "orders", 0);
     Lease a = granted(leases.tryAcquire(key, "a", TTL));
     clock.advance(Duration.ofSeconds(8));
 
@@ -251,7 +256,7 @@ abstract class CheckpointRepositoryContractTests {
 
   @Test
   void renewingAfterTheLeaseWasTakenFails() {
-    LeaseKey key = LeaseKey.of("group", "orders", 0);
+    LeaseId key = id("group", "orders", 0);
     Lease a = granted(leases.tryAcquire(key, "a", TTL));
     clock.advance(TTL);
     Lease b = granted(leases.tryAcquire(key, "b", TTL));
@@ -263,7 +268,7 @@ abstract class CheckpointRepositoryContractTests {
 
   @Test
   void anExpiredLeaseNobodyTookCanStillBeRenewed() {
-    LeaseKey key = LeaseKey.of("group", "orders", 0);
+    LeaseId key = id("group", "orders", 0);
     Lease a = granted(leases.tryAcquire(key, "a", TTL));
     clock.advance(TTL.plusSeconds(5));
 
@@ -275,7 +280,7 @@ abstract class CheckpointRepositoryContractTests {
 
   @Test
   void aReleasedLeaseCanBeTakenAtOnceAndNotRenewed() {
-    LeaseKey key = LeaseKey.of("group", "orders", 0);
+    LeaseId key = id("group", "orders", 0);
     Lease a = granted(leases.tryAcquire(key, "a", TTL));
 
     assertThat(leases.release(key, a)).isTrue();
@@ -291,17 +296,17 @@ abstract class CheckpointRepositoryContractTests {
 
   @Test
   void leasesAreKeptApartByGroupStreamAndPartition() {
-    Lease a = granted(leases.tryAcquire("group", "orders", 0, "a", TTL));
+    Lease a = granted(leases.tryAcquire(id("group", "orders", 0), "a", TTL));
 
-    assertThat(granted(leases.tryAcquire("other", "orders", 0, "b", TTL)).epoch()).isEqualTo(1);
-    assertThat(granted(leases.tryAcquire("group", "payments", 0, "b", TTL)).epoch()).isEqualTo(1);
-    assertThat(granted(leases.tryAcquire("group", "orders", 1, "b", TTL)).epoch()).isEqualTo(1);
-    assertThat(leases.current(LeaseKey.of("group", "orders", 0))).contains(a);
+    assertThat(granted(leases.tryAcquire(id("other", "orders", 0), "b", TTL)).epoch()).isEqualTo(1);
+    assertThat(granted(leases.tryAcquire(id("group", "payments", 0), "b", TTL)).epoch()).isEqualTo(1);
+    assertThat(granted(leases.tryAcquire(id("group", "orders", 1), "b", TTL)).epoch()).isEqualTo(1);
+    assertThat(leases.current(id("group", "orders", 0))).contains(a);
   }
 
   @Test
   void ofOwnersRacingForAFreeLeaseExactlyOneGetsIt() throws Exception {
-    LeaseKey key = LeaseKey.of("group", "orders", 5);
+    LeaseId key = id("group", "orders", 5);
     for (int round = 0; round < 3; round++) {
       String owners = "round-" + round + "-owner-";
       List<LeaseResult> results = race(i -> leases.tryAcquire(key, owners + i, TTL));
@@ -315,15 +320,20 @@ abstract class CheckpointRepositoryContractTests {
 
   @Test
   void invalidArgumentsAreRejected() {
-    assertThatThrownBy(() -> leases.tryAcquire("group", "orders", 0, "a", Duration.ZERO))
+    assertThatThrownBy(() -> leases.tryAcquire(id("group", "orders", 0), "a", Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> leases.tryAcquire("group", "orders", 0, "", TTL))
+    assertThatThrownBy(() -> leases.tryAcquire(id("group", "orders", 0), "", TTL))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> CheckpointKey.of("a/b", "orders", 0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> LeaseKey.of("..", "orders", 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> id("..", "orders", 0)).isInstanceOf(IllegalArgumentException.class);
   }
 
   // ---- helpers ----
+
+  /** A consumer group's partition lease. */
+  static LeaseId id(String group, String streamName, int partition) {
+    return LeaseId.ofGroup(group, LeaseId.Role.PARTITION, streamName, partition);
+  }
 
   static Lease granted(LeaseResult result) {
     assertThat(result).isInstanceOf(LeaseResult.Granted.class);

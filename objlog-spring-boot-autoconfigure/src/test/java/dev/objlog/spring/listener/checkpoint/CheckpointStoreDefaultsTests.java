@@ -6,6 +6,7 @@ import dev.objlog.read.CursorCheckpoint;
 import dev.objlog.spring.autoconfigure.FailureAnalyses;
 import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -45,7 +46,7 @@ class CheckpointStoreDefaultsTests {
       assertThat(context).hasNotFailed();
       CheckpointRepository repository = context.getBean(CheckpointRepository.class);
       assertThat(repository).isInstanceOf(BucketCheckpointRepository.class);
-      assertThat(context.getBean(LeaseRepository.class)).isSameAs(repository);
+      assertThat(context.getBean(LeaseStoreProvider.class)).isSameAs(repository);
       repository.save(key, CursorCheckpoint.of("orders", 1, 42), CheckpointVersion.ABSENT);
     });
     onDisk.run(context -> {

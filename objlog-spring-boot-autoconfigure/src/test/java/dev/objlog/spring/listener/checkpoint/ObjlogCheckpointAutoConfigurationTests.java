@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.objlog.read.CursorCheckpoint;
 import dev.objlog.spring.autoconfigure.ObjlogConfigurationException;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
+import dev.objlog.spring.coordination.LeaseStoreProvider;
 import dev.objlog.store.ObjectStore;
 import java.util.List;
 import javax.sql.DataSource;
@@ -39,7 +40,7 @@ class ObjlogCheckpointAutoConfigurationTests {
       assertThat(context).hasNotFailed();
       assertThat(context).hasSingleBean(CheckpointRepository.class);
       assertThat(context.getBean(CheckpointRepository.class)).isInstanceOf(InMemoryCheckpointRepository.class);
-      assertThat(context.getBean(LeaseRepository.class)).isSameAs(context.getBean(CheckpointRepository.class));
+      assertThat(context.getBean(LeaseStoreProvider.class)).isSameAs(context.getBean(CheckpointRepository.class));
     });
   }
 
