@@ -123,6 +123,11 @@ public class ObjlogListenerContainer {
 
   private final Settings settings;
   private final Object lock = new Object();
+  /**
+   * Held through the whole of a start or a stop, so that one runs after the other: a start during a
+   * stop's release of its group member would otherwise build a member the stop then forgets.
+   */
+  private final ReentrantLock lifecycle = new ReentrantLock();
   private final Map<Integer, PartitionConsumer> consumers = new java.util.concurrent.ConcurrentSkipListMap<>();
   /** Partitions a PartitionsAssigned event announced and no PartitionsRevoked took back yet. */
   private final java.util.Set<Integer> announced = new java.util.concurrent.ConcurrentSkipListSet<>();
@@ -171,6 +176,15 @@ public class ObjlogListenerContainer {
 
   /** Starts a thread per assigned partition. Does nothing when already running. */
   public void start() {
+    lifecycle.lock();
+    try {
+      startUnderLifecycle();
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  private void startUnderLifecycle() {
     List<Integer> assigned;
     synchronized (lock) {
       expectedRunning = true;
@@ -232,6 +246,15 @@ public class ObjlogListenerContainer {
    * MANUAL mode), and this waits up to the shutdown timeout for the threads.
    */
   public void stop() {
+    lifecycle.lock();
+    try {
+      stopUnderLifecycle();
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  private void stopUnderLifecycle() {
     List<Thread> threads = new ArrayList<>();
     synchronized (lock) {
       expectedRunning = false;
@@ -416,6 +439,11 @@ public class ObjlogListenerContainer {
   }
 
   /** The monitor lifecycle changes notify; partition threads wait on it while paused or backing off. */
+  /** Whether a start or stop waits for another to finish (tests force that interleaving). */
+  boolean lifecycleContended() {
+    return lifecycle.hasQueuedThreads();
+  }
+
   Object lock() {
     return lock;
   }
