@@ -62,11 +62,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  *       console's segment strip).
  * </ul>
  *
- * <p>The overview also carries the server's {@code time}, the outcome of recent store requests
- * ({@code storeActivity}) and, when known, whether the write operations are mapped ({@code
- * writeOperations}). {@code GET /actuator/objlog?heads=cached} serves the heads from a {@link
- * CachedPartitionHeads} (what the console reads), so any number of callers costs the store at most
- * one head read per partition per refresh interval.
+ * <p>The overview also carries the server's {@code time}, recent store outcomes ({@code
+ * storeActivity}), the memory budget ({@code memory}, a {@link MemoryView}) and, when known,
+ * whether write operations are mapped ({@code writeOperations}). {@code ?heads=cached} serves
+ * heads from a {@link CachedPartitionHeads}, as the console does: one read per partition per refresh.
  *
  * <p>Each request refreshes the heads it shows (one conditional GET per partition, no body when
  * unchanged). The folder listing of the detail view lists at most {@value #MAX_LISTED} keys.
@@ -334,6 +333,7 @@ public class ObjlogEndpoint {
     storeActivity.put("failingSince", outcomes.failingSince());
     storeActivity.put("lastError", outcomes.lastError());
     body.put("storeActivity", storeActivity);
+    body.put("memory", MemoryView.of(streams.options().memoryBudget()));
     Boolean writes = writeOperations;
     if (writes != null) {
       body.put("writeOperations", writes);
