@@ -330,14 +330,20 @@ public final class MemoryPool {
    * pages, the fullest cache of a part first. Called without the pool's lock.
    */
   private void reclaim(long bytes) {
-    List<CacheAccount> order = new ArrayList<>(caches);
-    order.sort(Comparator.comparingInt((CacheAccount c) -> c.part().ordinal())
-        .thenComparing(Comparator.comparingLong(this::cacheHeld).reversed()));
+    // Held bytes taken once, so the sort's order cannot change under it.
+    record Holding(CacheAccount account, long held) {}
+    List<Holding> order = new ArrayList<>();
+    for (CacheAccount c : caches) {
+      order.add(new Holding(c, cacheHeld(c)));
+    }
+    order.sort(Comparator.comparingInt((Holding h) -> h.account().part().ordinal())
+        .thenComparing(Comparator.comparingLong(Holding::held).reversed()));
     long left = bytes;
-    for (CacheAccount c : order) {
+    for (Holding h : order) {
       if (left <= 0) {
         break;
       }
+      CacheAccount c = h.account();
       long has = cacheHeld(c);
       if (has > 0) {
         long freed = Math.max(0, c.evictor().evict(Math.min(has, left)));
