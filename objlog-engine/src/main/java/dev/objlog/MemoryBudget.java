@@ -2,11 +2,21 @@ package dev.objlog;
 
 import dev.objlog.internal.memory.MemoryPool;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
 
 /**
- * One envelope of memory shared by every log opened with it: today the pending bytes of all its
+ * One envelope of memory shared by every log opened with it: the pending bytes of all its
  * partition writers (worst-case bytes of batches being built and of segments cut but not yet
- * committed); the caches are to draw from it too.
+ * committed) and every cache of those logs (decoded blocks, opened segments, catalog pages; see
+ * {@link MemoryPart}).
+ *
+ * <p>Caches use what writers do not hold: an entry is kept only while it fits beside the writers'
+ * bytes and a small headroom (1/64 of the budget), and a writer that needs more makes caches evict
+ * first, on its own thread, before it borrows, waits or fails; caches never make a writer wait.
+ * A cache's own size option (for example {@code ReaderOptions.blockCacheBytes}) stays its ceiling.
+ * {@code Objlog.close} and {@code LogReader.close} return the bytes of the caches they own.
  *
  * <p>Each partition writer, when it opens, is guaranteed a <b>reservation</b> of one maximum record
  * plus one block (capped by its {@link WriterOptions.BackpressurePolicy#maxPendingBytes()}), which
@@ -113,9 +123,40 @@ public final class MemoryBudget {
     return pool.capacity();
   }
 
-  /** Bytes held now by every writer on this budget (worst-case pending bytes). */
+  /**
+   * Bytes held now by every writer on this budget (worst-case pending bytes); caches are counted
+   * apart, {@link #cachedBytes()}.
+   */
   public long usedBytes() {
     return pool.held();
+  }
+
+  /** Bytes held now by {@code part}: writers ({@link #usedBytes()}) or one kind of cache. */
+  public long usedBytes(MemoryPart part) {
+    return pool.held(Objects.requireNonNull(part, "part"));
+  }
+
+  /** Every part's bytes, taken at one instant, in {@link MemoryPart} order. */
+  public Map<MemoryPart, Long> usedBytesByPart() {
+    return Collections.unmodifiableMap(pool.heldByPart());
+  }
+
+  /** Bytes held now by every cache on this budget. */
+  public long cachedBytes() {
+    return pool.cached();
+  }
+
+  /** Bytes caches evicted so far so that writers could grow. */
+  public long reclaimedBytes() {
+    return pool.reclaimedBytes();
+  }
+
+  /**
+   * Native zstd decompression contexts readers on this budget keep open now (native memory the
+   * heap does not show; each reader keeps at most 8 and frees them when it closes).
+   */
+  public long zstdContexts() {
+    return pool.zstdContexts();
   }
 
   /** Bytes guaranteed to the open writers, used or not. */
@@ -139,6 +180,7 @@ public final class MemoryBudget {
 
   @Override
   public String toString() {
-    return "MemoryBudget[" + pool.capacity() + " bytes (" + origin + "), used " + usedBytes() + "]";
+    return "MemoryBudget[" + pool.capacity() + " bytes (" + origin + "), used " + usedBytes()
+        + ", cached " + cachedBytes() + "]";
   }
 }

@@ -392,7 +392,10 @@ public final class Objlog implements AutoCloseable {
     }
   }
 
-  /** Stops background threads the log created. Writers and readers should be closed first. */
+  /**
+   * Stops background threads the log created, closes its readers and returns the memory its
+   * caches held to the {@link MemoryBudget}. Writers and readers should be closed first.
+   */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
@@ -401,6 +404,7 @@ public final class Objlog implements AutoCloseable {
     for (LogReader reader : List.copyOf(readers)) {
       reader.close();
     }
+    runtime.close();
     ExecutorService storeIo = ownedStoreIo;
     if (storeIo != null) {
       runtime.scheduler().shutdownNow();

@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * @param segmentRootPrefix overrides where segments live ("" = {@code <prefix>})
  * @param leafLimit segments per sealed leaf page for partitions this process creates (1..1024)
  * @param indexLimit references per sealed index page for partitions this process creates (2..1024)
- * @param pageCacheBytes bytes of decoded catalog pages kept in memory
+ * @param pageCacheBytes at most this many bytes of decoded catalog pages kept in memory, drawn
+ *     from the {@code memoryBudget}, which may hold the cache below it
  * @param maxCachedHeads partition heads kept in memory
  * @param clock wall time: the timestamps the log writes (segment creation times, retention requests,
  *     snapshot markers). Never used to measure elapsed time, so a wall-clock jump does not end a
@@ -50,7 +51,8 @@ import org.jspecify.annotations.Nullable;
  *     a test reproducible (the deterministic simulation does, together with the clock, ticker,
  *     sleeper and scheduler): two processes writing one stream with equally seeded generators could draw equal
  *     uuids.
- * @param memoryBudget the memory envelope this log's writers draw their pending bytes from; share
+ * @param memoryBudget the memory envelope this log's writers draw their pending bytes from, and its
+ *     caches (catalog pages, readers' blocks and segment indexes) what writers do not hold; share
  *     one among all logs of a process. Default {@link MemoryBudget#processDefault()}, so logs opened
  *     with default options share one budget instead of each getting its own
  */

@@ -73,7 +73,7 @@ public final class LogRuntime {
         .pageCacheBytes(options.pageCacheBytes())
         .maxCachedHeads(options.maxCachedHeads())
         .sleeper(options.sleeper())
-        .build());
+        .build(), memory);
     this.commitBus = LocalCommitBus.of(store);
     MemoryMeters.bind(options.meterRegistry(), memory);
   }
@@ -126,6 +126,14 @@ public final class LogRuntime {
   /** Tags every meter of this partition carries. */
   public Tags tags(int partition) {
     return Tags.of(MetricNames.TAG_STREAM, streamId, MetricNames.TAG_PARTITION, Integer.toUnsignedString(partition));
+  }
+
+  /**
+   * Returns the memory the log's own caches hold (catalog pages) to the pool; called by {@code
+   * Objlog.close} after its readers closed. Writers still open keep working, uncached.
+   */
+  public void close() {
+    catalogStore.close();
   }
 
   public CatalogStore catalogStore() {

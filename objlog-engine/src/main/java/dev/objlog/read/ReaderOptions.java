@@ -16,10 +16,11 @@ import java.util.Objects;
  * @param maxConcurrentRefreshes most head refreshes one poll runs at once (default 16)
  * @param refreshTimeout how long a poll waits for one head refresh before it moves on (default
  *     5 s); the refresh itself is not abandoned, and the partition is not refreshed twice at once
- * @param segmentIndexCacheBytes bytes of opened segments (validated trailer and block index) kept
- *     in memory (default 64 MiB)
- * @param blockCacheBytes bytes of decoded blocks kept in memory for repeated reads near the tail
- *     (default 256 MiB; 0 disables the cache)
+ * @param segmentIndexCacheBytes at most this many bytes of opened segments (validated trailer and
+ *     block index) kept in memory (default 64 MiB), drawn from the log's {@code MemoryBudget}
+ * @param blockCacheBytes at most this many bytes of decoded blocks kept in memory for repeated
+ *     reads near the tail (default 256 MiB; 0 disables the cache), drawn from the log's {@code
+ *     MemoryBudget}, which may hold the cache below it
  * @param readAheadBlocks blocks a replay fetches ahead of its consumer (default 8; 0 reads one
  *     block at a time on the consumer's thread). Bounds a replay's memory to about this many
  *     decoded blocks

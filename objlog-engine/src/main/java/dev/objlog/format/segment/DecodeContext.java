@@ -44,6 +44,19 @@ public final class DecodeContext implements AutoCloseable {
   }
 
   /**
+   * A context that keeps no native zstd context: zstd makes and frees one per block. For callers
+   * that bound how many native contexts they keep and have all of theirs in use.
+   */
+  public static DecodeContext withoutNativeContext() {
+    return new DecodeContext(false);
+  }
+
+  /** Whether this context keeps a native zstd context between blocks. */
+  public boolean keepsNativeContext() {
+    return keepNative;
+  }
+
+  /**
    * With {@code keepNative} false no native context is held (zstd makes and frees one per block),
    * for cursors nobody can close, such as the one behind {@link SegmentReader#records()}.
    */

@@ -7,8 +7,10 @@ import dev.objlog.format.catalog.CatalogIdentity;
 import dev.objlog.format.catalog.DecodedPage;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.internal.cache.ByteWeightedCache;
+import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.store.ObjectStore;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The catalog engine over one {@link ObjectStore}: options plus the caches its partitions share
@@ -25,10 +27,19 @@ public final class CatalogStore {
   private final ByteWeightedCache<String, DecodedPage> pages;
   private final Cache<String, HeadSnapshot> heads;
 
+  /** A catalog engine whose page cache draws from no memory pool (tools, verification). */
   public CatalogStore(ObjectStore store, CatalogOptions options) {
+    this(store, options, null);
+  }
+
+  /**
+   * @param memory the pool the page cache draws from (part {@code CATALOG_PAGES}), the options'
+   *     {@code pageCacheBytes} being its ceiling; null for none
+   */
+  public CatalogStore(ObjectStore store, CatalogOptions options, @Nullable MemoryPool memory) {
     this.store = Objects.requireNonNull(store, "store");
     this.options = Objects.requireNonNull(options, "options");
-    this.pages = CatalogTree.newPageCache(options.pageCacheBytes());
+    this.pages = CatalogTree.newPageCache(options.pageCacheBytes(), memory);
     this.heads =
         Caffeine.newBuilder().executor(Runnable::run).maximumSize(options.maxCachedHeads()).build();
   }
@@ -58,6 +69,11 @@ public final class CatalogStore {
   /** The decoded-page cache (exposed for metrics and tests). */
   public ByteWeightedCache<String, DecodedPage> pageCache() {
     return pages;
+  }
+
+  /** Drops the cached pages and returns their bytes to the memory pool; later pages are not cached. */
+  public void close() {
+    pages.close();
   }
 
   Cache<String, HeadSnapshot> headCache() {

@@ -2,6 +2,7 @@ package dev.objlog.internal.catalog;
 
 import dev.objlog.CorruptObjectException;
 import dev.objlog.IntegrityException;
+import dev.objlog.MemoryPart;
 import dev.objlog.format.catalog.CatalogCodec;
 import dev.objlog.format.catalog.CatalogIdentity;
 import dev.objlog.format.catalog.DecodedPage;
@@ -13,6 +14,7 @@ import dev.objlog.format.catalog.LeafPage;
 import dev.objlog.format.catalog.Root;
 import dev.objlog.format.key.PartitionKeys;
 import dev.objlog.internal.cache.ByteWeightedCache;
+import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.store.ObjectNotFoundException;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.StoredObject;
@@ -55,9 +57,9 @@ final class CatalogTree {
     this.pages = pages;
   }
 
-  static ByteWeightedCache<String, DecodedPage> newPageCache(long maxBytes) {
+  static ByteWeightedCache<String, DecodedPage> newPageCache(long maxBytes, @Nullable MemoryPool memory) {
     return ByteWeightedCache.create(
-        maxBytes, page -> page.page().encodedSize() + CACHE_OVERHEAD_BYTES);
+        maxBytes, page -> page.page().encodedSize() + CACHE_OVERHEAD_BYTES, memory, MemoryPart.CATALOG_PAGES);
   }
 
   String pageKey(IndexEntry reference) {

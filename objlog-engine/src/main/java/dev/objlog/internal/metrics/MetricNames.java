@@ -12,6 +12,8 @@ public final class MetricNames {
   public static final String TAG_PARTITION = "partition";
   public static final String TAG_OUTCOME = "outcome";
   public static final String TAG_OPERATION = "operation";
+  /** Tag of {@link #MEMORY_USED}: a {@code dev.objlog.MemoryPart#tag()}. */
+  public static final String TAG_PART = "part";
 
   // writer
   /** Counter: records accepted by {@code append}. */
@@ -38,12 +40,16 @@ public final class MetricNames {
   // memory budget (no stream or partition tags: one budget spans logs)
   /** Gauge: the memory budget's size in bytes. */
   public static final String MEMORY_BUDGET = "objlog.memory.budget";
-  /** Gauge: bytes writers hold from the budget now. */
+  /** Gauge: bytes one part (writers or a kind of cache, tag {@link #TAG_PART}) holds from the budget now. */
   public static final String MEMORY_USED = "objlog.memory.used";
   /** Gauge: bytes guaranteed to the open writers. */
   public static final String MEMORY_RESERVED = "objlog.memory.reserved";
   /** Function counter: seconds writers waited for the budget, summed. */
   public static final String MEMORY_WRITER_WAIT = "objlog.memory.writer.wait";
+  /** Function counter: bytes caches evicted so that writers could grow. */
+  public static final String MEMORY_RECLAIMED = "objlog.memory.reclaimed";
+  /** Gauge: native zstd decompression contexts readers keep open. */
+  public static final String MEMORY_ZSTD_CONTEXTS = "objlog.memory.zstd.contexts";
 
   // reader
   /** Timer: one read call. */

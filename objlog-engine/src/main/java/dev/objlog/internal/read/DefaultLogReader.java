@@ -44,7 +44,8 @@ public final class DefaultLogReader implements LogReader {
     this.onClose = Objects.requireNonNull(onClose, "onClose");
     this.runtime = Objects.requireNonNull(runtime, "runtime");
     this.options = Objects.requireNonNull(options, "options");
-    this.segments = new SegmentAccess(runtime.store(), options.segmentIndexCacheBytes(), options.blockCacheBytes());
+    this.segments = new SegmentAccess(runtime.store(), options.segmentIndexCacheBytes(), options.blockCacheBytes(),
+        runtime.memory());
     this.poller = new WatchPoller(this);
   }
 

@@ -3,6 +3,7 @@ package dev.objlog.internal.read;
 import dev.objlog.CorruptObjectException;
 import dev.objlog.Header;
 import dev.objlog.InvalidArgumentException;
+import dev.objlog.MemoryPart;
 import dev.objlog.format.HashAlgorithm;
 import dev.objlog.format.catalog.LeafEntry;
 import dev.objlog.format.key.PartitionKeys;
@@ -17,10 +18,10 @@ import dev.objlog.format.segment.SegmentReader;
 import dev.objlog.format.segment.SegmentReaderOptions;
 import dev.objlog.format.segment.SegmentRef;
 import dev.objlog.internal.cache.ByteWeightedCache;
+import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.read.ReadRecord;
 import dev.objlog.store.ObjectStore;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -41,8 +42,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Blocks are decoded in place ({@link SegmentReader#blockCursor}): one array per block holds
  * its decompressed content and every record's value is a view of it, so a value is never copied.
- * The native zstd contexts that decoding needs are pooled ({@link #MAX_IDLE_CONTEXTS} kept idle;
- * each in use by one thread at a time) and freed by {@link #close}.
+ * The native zstd contexts that decoding needs are pooled and bounded ({@link #MAX_CONTEXTS}, see
+ * {@link ZstdContexts}) and freed by {@link #close}.
+ *
+ * <p>Both caches draw from the log's memory pool (parts {@code SEGMENT_INDEXES} and {@code
+ * BLOCKS}); the reader options' sizes are their ceilings. {@link #close} returns their bytes.
  *
  * <p>Thread-safety: safe for concurrent use; cached values are immutable.
  */
@@ -55,10 +59,10 @@ final class SegmentAccess {
   static final long WHOLE_OBJECT_BYTES = 256 << 10;
 
   /**
-   * Idle decode contexts kept for reuse: enough for the executor's read-ahead and a few reading
-   * threads; more are made when needed and freed on return.
+   * Decode contexts kept for reuse: enough for the executor's read-ahead and a few reading
+   * threads; beyond them a decode uses no kept native context (zstd makes one per block).
    */
-  static final int MAX_IDLE_CONTEXTS = 8;
+  static final int MAX_CONTEXTS = 8;
 
   /** Bytes charged per cached record beyond its value and headers. */
   private static final int RECORD_OVERHEAD = 96;
@@ -66,14 +70,14 @@ final class SegmentAccess {
   private final ObjectStore store;
   private final ByteWeightedCache<String, OpenSegment> segments;
   private final ByteWeightedCache<BlockKey, List<ReadRecord>> blocks;
-  /** Idle decode contexts; guarded by itself. */
-  private final ArrayDeque<DecodeContext> idle = new ArrayDeque<>();
-  private boolean closed; // guarded by idle
+  private final ZstdContexts contexts;
 
-  SegmentAccess(ObjectStore store, long segmentCacheBytes, long blockCacheBytes) {
+  SegmentAccess(ObjectStore store, long segmentCacheBytes, long blockCacheBytes, MemoryPool memory) {
     this.store = store;
-    this.segments = ByteWeightedCache.create(segmentCacheBytes, OpenSegment::weight);
-    this.blocks = ByteWeightedCache.create(blockCacheBytes, SegmentAccess::weigh);
+    this.segments = ByteWeightedCache.create(segmentCacheBytes, OpenSegment::weight, memory,
+        MemoryPart.SEGMENT_INDEXES);
+    this.blocks = ByteWeightedCache.create(blockCacheBytes, SegmentAccess::weigh, memory, MemoryPart.BLOCKS);
+    this.contexts = new ZstdContexts(MAX_CONTEXTS, memory);
   }
 
   /** An opened segment, the key it was read from, and the object bytes it keeps (0 or its size). */
@@ -127,7 +131,7 @@ final class SegmentAccess {
   }
 
   private List<ReadRecord> decode(OpenSegment segment, int index, ReaderMeters meters) {
-    DecodeContext context = borrowContext();
+    DecodeContext context = contexts.borrow();
     boolean failed = true;
     try (RecordCursor cursor = segment.reader().blockCursor(index, context)) {
       List<ReadRecord> out = new ArrayList<>((int) segment.reader().blocks().get(index).recordCount());
@@ -139,44 +143,23 @@ final class SegmentAccess {
       return Collections.unmodifiableList(out);
     } finally {
       // A context that saw a failure is not reused: it costs little to make a new one.
-      returnContext(context, failed);
+      contexts.giveBack(context, failed);
     }
-  }
-
-  private DecodeContext borrowContext() {
-    synchronized (idle) {
-      DecodeContext c = idle.pollLast();
-      if (c != null) {
-        return c;
-      }
-    }
-    return new DecodeContext();
-  }
-
-  private void returnContext(DecodeContext context, boolean discard) {
-    if (!discard) {
-      synchronized (idle) {
-        if (!closed && idle.size() < MAX_IDLE_CONTEXTS) {
-          idle.addLast(context);
-          return;
-        }
-      }
-    }
-    context.close();
   }
 
   /**
-   * Frees the idle decode contexts; a decode still running (read-ahead of a replay) frees its own
-   * when it ends.
+   * Frees the idle decode contexts (a decode still running, such as a replay's read-ahead, frees
+   * its own when it ends) and returns both caches' bytes to the memory pool.
    */
   void close() {
-    List<DecodeContext> drained;
-    synchronized (idle) {
-      closed = true;
-      drained = List.copyOf(idle);
-      idle.clear();
-    }
-    drained.forEach(DecodeContext::close);
+    contexts.close();
+    segments.close();
+    blocks.close();
+  }
+
+  /** Decode contexts keeping a native zstd context now (for tests). */
+  int openContexts() {
+    return contexts.open();
   }
 
   /** A record read in place: its value is a read-only view of the block's own array. */

@@ -6,7 +6,7 @@
  * walk (catalog listing → segment open → blocks, bounded by limit and the head's next LSN), the
  * anomaly rule (a missing page or segment: one head refresh and retry, or {@link
  * dev.objlog.LsnExpiredException} below the new floor), the caches of opened segments and decoded
- * blocks, read-ahead replay on the runtime's executor, cursors, and the watch poller with local
+ * blocks (on the log's memory pool), the reader's bounded zstd contexts, read-ahead replay on the runtime's executor, cursors, and the watch poller with local
  * commit wake-ups.
  *
  * <p><b>Does not own</b>: catalog lookups and page validation (internal.catalog), segment bytes

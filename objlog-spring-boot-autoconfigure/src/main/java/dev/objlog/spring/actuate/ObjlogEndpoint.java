@@ -1,6 +1,5 @@
 package dev.objlog.spring.actuate;
 
-import dev.objlog.MemoryBudget;
 import dev.objlog.Objlog;
 import dev.objlog.PartitionHead;
 import dev.objlog.PartitionVerification;
@@ -61,12 +60,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  *       console's segment strip).
  * </ul>
  *
- * <p>The overview also carries the server's {@code time}, the outcome of recent store requests
- * ({@code storeActivity}), the memory budget's figures ({@code memory}: capacity, used, reserved and
- * borrowed bytes, seconds writers waited) and, when known, whether the write operations are mapped
- * ({@code writeOperations}). {@code GET /actuator/objlog?heads=cached} serves the heads from a {@link
- * CachedPartitionHeads} (what the console reads), so any number of callers costs the store at most
- * one head read per partition per refresh interval.
+ * <p>The overview also carries the server's {@code time}, recent store outcomes ({@code
+ * storeActivity}), the memory budget ({@code memory}, a {@link MemoryView}) and, when known,
+ * whether write operations are mapped ({@code writeOperations}). {@code ?heads=cached} serves
+ * heads from a {@link CachedPartitionHeads}, as the console does: one read per partition per refresh.
  *
  * <p>Each request refreshes the heads it shows (one conditional GET per partition, no body when
  * unchanged). The folder listing of the detail view lists at most {@value #MAX_LISTED} keys.
@@ -119,7 +116,6 @@ public class ObjlogEndpoint {
   private volatile @Nullable ObjlogLifecycleScheduler lifecycle;
   private volatile @Nullable CachedPartitionHeads cachedHeads;
   private volatile @Nullable Boolean writeOperations;
-  private volatile @Nullable MemoryBudget memoryBudget;
 
   /**
    * An endpoint without write operations' backing: they answer 400.
@@ -326,11 +322,6 @@ public class ObjlogEndpoint {
     this.writeOperations = available;
   }
 
-  /** The memory budget the streams' logs draw from, shown as {@code memory}; unset: not shown. */
-  public void setMemoryBudget(@Nullable MemoryBudget budget) {
-    this.memoryBudget = budget;
-  }
-
   /** Every stream's partitions and the listeners, each head read now. */
   public Map<String, Object> streams() {
     return streams(null);
@@ -354,16 +345,13 @@ public class ObjlogEndpoint {
     storeActivity.put("failingSince", outcomes.failingSince());
     storeActivity.put("lastError", outcomes.lastError());
     body.put("storeActivity", storeActivity);
+    body.put("memory", MemoryView.of(streams.options().memoryBudget()));
     Boolean writes = writeOperations;
     if (writes != null) {
       body.put("writeOperations", writes);
     }
     if (cache != null) {
       body.put("headsRefresh", cache.refresh().toString());
-    }
-    MemoryBudget memory = memoryBudget;
-    if (memory != null) {
-      body.put("memory", MemoryDescriptions.describe(memory));
     }
     Map<String, Object> all = new LinkedHashMap<>();
     for (ObjlogStream stream : streams.streams()) {

@@ -3,7 +3,6 @@ package dev.objlog.spring.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.objlog.MemoryBudget;
 import dev.objlog.ObjlogOptions;
 import dev.objlog.WriterOptions;
 import dev.objlog.read.ReaderOptions;
@@ -233,29 +232,6 @@ class ObjlogEndpointTests {
         .satisfies(p -> assertThat(p).containsEntry("kind", "SEGMENT_MISSING").containsEntry("key", segment));
     assertThat(((Map<String, Object>) endpoint.maintain("orders", 2, ObjlogEndpoint.VERIFY, null, null).get("result")))
         .containsEntry("outcome", "NO_PARTITION");
-  }
-
-  @Test
-  @SuppressWarnings("unchecked")
-  void showsTheMemoryBudgetItIsGivenWithWhatTheOpenWritersReserve() throws Exception {
-    assertThat(endpoint.streams()).as("no budget given: no memory section").doesNotContainKey("memory");
-    MemoryBudget budget = MemoryBudget.ofBytes(64L << 20);
-    try (ObjlogStreams budgeted = new ObjlogStreams(new MemoryObjectStore(),
-            List.of(new ObjlogStream("orders", "shop/orders", 3)),
-            ObjlogOptions.builder().memoryBudget(budget).build(), ReaderOptions.defaults());
-        ObjlogTemplate writer = new ObjlogTemplate(budgeted,
-            Map.of("orders", new StreamWriterSettings(PartitionSet.parse("0-1", 3), WriterOptions.defaults(), false)),
-            new DefaultRecordValueConverter(null), Clock.systemUTC(), activity)) {
-      ObjlogEndpoint withBudget = new ObjlogEndpoint(budgeted, writer, activity);
-      withBudget.setMemoryBudget(budget);
-      Map<String, Object> idle = (Map<String, Object>) withBudget.streams().get("memory");
-      assertThat(idle).containsEntry("capacityBytes", 64L << 20).containsEntry("reservedBytes", 0L)
-          .containsEntry("usedBytes", 0L).containsEntry("borrowedBytes", 0L).containsEntry("writerWaitSeconds", 0.0);
-      writer.send("orders", 1, "r").get(30, TimeUnit.SECONDS);
-      Map<String, Object> writing = (Map<String, Object>) withBudget.streams().get("memory");
-      assertThat((Long) writing.get("reservedBytes")).as("the open writer of partition 1 holds its reservation")
-          .isEqualTo(budget.reservedBytes()).isPositive();
-    }
   }
 
   @Test

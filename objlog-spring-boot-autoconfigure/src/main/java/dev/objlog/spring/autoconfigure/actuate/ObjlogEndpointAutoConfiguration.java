@@ -1,6 +1,5 @@
 package dev.objlog.spring.autoconfigure.actuate;
 
-import dev.objlog.MemoryBudget;
 import dev.objlog.spring.actuate.CachedPartitionHeads;
 import dev.objlog.spring.actuate.ObjlogEndpoint;
 import dev.objlog.spring.autoconfigure.lifecycle.ObjlogLifecycleAutoConfiguration;
@@ -42,13 +41,11 @@ public final class ObjlogEndpointAutoConfiguration {
   ObjlogEndpoint objlogEndpoint(ObjlogStreams streams, ObjectProvider<ObjlogTemplate> template,
       ObjectProvider<StoreActivity> activity, ObjectProvider<ObjlogMaintenance> maintenance,
       ObjectProvider<ObjlogListenerEndpointRegistry> listeners, ObjectProvider<CachedPartitionHeads> cachedHeads,
-      ObjectProvider<EndpointAccessResolver> access, ObjectProvider<MemoryBudget> memoryBudget,
-      ObjectProvider<ObjlogLifecycleScheduler> lifecycle) {
+      ObjectProvider<EndpointAccessResolver> access, ObjectProvider<ObjlogLifecycleScheduler> lifecycle) {
     ObjlogEndpoint endpoint = new ObjlogEndpoint(streams, template.getIfUnique(), activity.getIfUnique(StoreActivity::new),
         maintenance.getIfUnique());
     endpoint.setListenerRegistry(listeners.getIfUnique());
     endpoint.setCachedHeads(cachedHeads.getIfUnique());
-    endpoint.setMemoryBudget(memoryBudget.getIfUnique());
     endpoint.setLifecycleScheduler(lifecycle.getIfUnique());
     EndpointAccessResolver resolver = access.getIfUnique();
     if (resolver != null) {

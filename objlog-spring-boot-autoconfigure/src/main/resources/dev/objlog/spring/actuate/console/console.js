@@ -160,12 +160,15 @@
     const section = $('memory');
     section.hidden = !m;
     if (!m) return;
-    const share = m.capacityBytes > 0 ? m.usedBytes / m.capacityBytes : 0;
+    const parts = m.usedBytes || {};
+    const used = Object.values(parts).reduce((a, b) => a + Number(b), 0);
+    const share = m.capacityBytes > 0 ? used / m.capacityBytes : 0;
     $('memory-capacity').textContent = bytes(m.capacityBytes);
-    $('memory-used').textContent = bytes(m.usedBytes) + ' (' + Math.round(share * 100) + ' %)';
+    $('memory-used').textContent = bytes(used) + ' (' + Math.round(share * 100) + ' %)';
     const s = $('memory-state');
-    // words as well as colours: a writer waits once nothing is left to borrow
-    if (share >= 0.9) {
+    // words as well as colours; caches give memory back to writers before a writer waits
+    const writersShare = m.capacityBytes > 0 ? Number(parts.writers || 0) / m.capacityBytes : 0;
+    if (writersShare >= 0.9) {
       s.className = 'state bad';
       s.textContent = 'nearly full: writers may wait';
     } else if (share >= 0.7) {
@@ -175,11 +178,15 @@
       s.className = 'state ok';
       s.textContent = 'room to spare';
     }
+    $('memory-parts').textContent = Object.entries(parts)
+        .map(([part, n]) => part + ' ' + bytes(n)).join(', ') || '—';
     $('memory-reserved').textContent = bytes(m.reservedBytes);
     $('memory-borrowed').textContent = bytes(m.borrowedBytes);
+    $('memory-reclaimed').textContent = bytes(m.reclaimedBytes);
     const waitedMs = m.writerWaitSeconds * 1000;
     $('memory-wait').textContent = !(waitedMs > 0) ? 'never'
         : (waitedMs < 1000 ? Math.max(1, Math.round(waitedMs)) + ' ms' : duration(waitedMs)) + ' in total';
+    $('memory-zstd').textContent = String(m.zstdContexts);
   }
 
   function writerLeaseOwner(stream, partition) {

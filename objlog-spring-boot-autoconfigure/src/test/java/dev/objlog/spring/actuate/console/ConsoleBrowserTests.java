@@ -109,6 +109,7 @@ class ConsoleBrowserTests extends ConsoleBrowserSession {
     assertThat(browser.text("#memory-state")).as("the budget's fill in words")
         .isIn("room to spare", "filling", "nearly full: writers may wait");
     browser.waitFor("the open writer's reservation", d -> !"0 B".equals(browser.text("#memory-reserved")));
+    assertThat(browser.text("#memory-parts")).contains("writers").contains("blocks").contains("catalog-pages");
     assertThat(browser.text("#memory-wait")).as("nothing waited for memory").isEqualTo("never");
   }
 

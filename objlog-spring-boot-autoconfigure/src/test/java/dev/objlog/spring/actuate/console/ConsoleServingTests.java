@@ -51,7 +51,8 @@ class ConsoleServingTests {
       assertThat(get(base + "/actuator/objlog/orders/0").statusCode()).as("the endpoint still answers").isEqualTo(200);
       HttpResponse<String> cached = get(base + "/actuator/objlog?heads=cached");
       assertThat(cached.body()).contains("\"headsRefresh\":\"PT1S\"").contains("\"writeOperations\":false")
-          .contains("\"storeActivity\"").contains("\"headReadAt\"");
+          .contains("\"storeActivity\"").contains("\"headReadAt\"")
+          .contains("\"memory\":{\"capacityBytes\":").contains("\"segment-indexes\":");
       HttpResponse<String> segments = get(base + "/actuator/objlog/orders/0/segments?limit=10");
       assertThat(segments.statusCode()).isEqualTo(200);
       assertThat(segments.body()).contains("\"created\":false");

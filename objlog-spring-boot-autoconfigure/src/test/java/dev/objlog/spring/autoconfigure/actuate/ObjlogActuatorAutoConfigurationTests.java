@@ -3,12 +3,12 @@ package dev.objlog.spring.autoconfigure.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.objlog.MemoryBudget;
+import dev.objlog.spring.actuate.MemoryView;
 import dev.objlog.spring.actuate.ObjlogEndpoint;
 import dev.objlog.spring.actuate.ObjlogHealthIndicator;
 import dev.objlog.spring.actuate.StoreProbe;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -34,14 +34,12 @@ class ObjlogActuatorAutoConfigurationTests {
   }
 
   @Test
-  @SuppressWarnings("unchecked")
   void theEndpointShowsTheContextsMemoryBudget() {
     runner.withPropertyValues("management.endpoints.web.exposure.include=objlog", "objlog.memory.budget=48MB")
         .run(context -> {
-          Map<String, Object> memory = (Map<String, Object>) context.getBean(ObjlogEndpoint.class).streams().get("memory");
-          assertThat(memory).as("the overview's memory section").isNotNull()
-              .containsEntry("capacityBytes", 48L << 20)
-              .containsEntry("capacityBytes", context.getBean(MemoryBudget.class).capacityBytes());
+          MemoryView memory = (MemoryView) context.getBean(ObjlogEndpoint.class).streams().get("memory");
+          assertThat(memory.capacityBytes()).as("the overview's memory section")
+              .isEqualTo(48L << 20).isEqualTo(context.getBean(MemoryBudget.class).capacityBytes());
         });
   }
 
