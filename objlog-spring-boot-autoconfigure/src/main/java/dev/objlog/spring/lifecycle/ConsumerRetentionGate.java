@@ -10,6 +10,11 @@ import java.util.List;
  * one from its checkpoints. Without a bean, configured consumer groups are ignored (with a
  * warning at startup).
  *
+ * <p>For until-consumed retention the consumers are the configured groups plus the groups the
+ * gate itself knows to consume the stream ({@link #registeredGroups}): the listener checkpoints'
+ * gate names every registered {@code @ObjlogListener} container of the stream, so a listener holds
+ * retention back without being listed.
+ *
  * <p>Thread-safety: implementations must be safe for concurrent use.
  */
 @FunctionalInterface
@@ -29,9 +34,24 @@ public interface ConsumerRetentionGate {
    * Each group's applied floor of {@code partition}, for until-consumed retention ({@code
    * objlog.streams.<name>.retention.until-consumed}). The default reports the groups together as
    * one consumer at {@link #retainableBefore}; the listener checkpoints' gate reports each group.
+   *
+   * @param groups the configured consumer groups and the {@link #registeredGroups}, never empty
    */
   default List<ConsumerFloors.ConsumerFloor> floors(String streamName, int partition, List<String> groups) {
     return List.of(new ConsumerFloors.ConsumerFloor(String.join(",", groups), partition,
         retainableBefore(streamName, partition, groups)));
+  }
+
+  /**
+   * The groups this application consumes {@code partition} of the stream with, which until-consumed
+   * retention counts as registered consumers in addition to the configured {@code consumer-groups}
+   * (whether they are running or not: a stopped consumer still holds retention back). The default
+   * knows of none; the listener checkpoints' gate returns the checkpoint owner of every listener
+   * container of the stream that is assigned the partition.
+   *
+   * @param streamName the configured stream name
+   */
+  default List<String> registeredGroups(String streamName, int partition) {
+    return List.of();
   }
 }

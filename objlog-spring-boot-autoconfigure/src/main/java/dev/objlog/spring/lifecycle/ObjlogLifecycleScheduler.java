@@ -15,10 +15,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -117,16 +119,22 @@ public class ObjlogLifecycleScheduler implements SmartLifecycle {
   }
 
   /**
-   * The policy of one until-consumed stream: floors of its consumer groups (from their bucket or
-   * JDBC checkpoints, through the consumer gate) and of every consumer checkpoint in the bucket.
+   * The policy of one until-consumed stream: floors of its consumer groups and of the groups the
+   * consumer gate knows consume it (its listeners; from their bucket, JDBC or memory checkpoints,
+   * through the gate) and of every consumer checkpoint in the bucket.
    */
   private UntilConsumedRetention untilConsumed(String name, RetentionPolicy policy, RetentionPolicy.UntilConsumed u) {
     Objlog log = maintenance.streams().log(name);
     ConsumerFloors floors = ConsumerFloors.inBucket(log);
     ConsumerRetentionGate gate = consumers;
-    List<String> groups = policy.consumerGroups();
-    if (gate != null && !groups.isEmpty()) {
-      floors = ((ConsumerFloors) p -> gate.floors(name, p, groups)).and(floors);
+    List<String> configured = policy.consumerGroups();
+    if (gate != null) {
+      // asked on every run, so listeners registered (or started) after this count as well
+      floors = ((ConsumerFloors) p -> {
+        Set<String> groups = new LinkedHashSet<>(configured);
+        groups.addAll(gate.registeredGroups(name, p));
+        return groups.isEmpty() ? List.of() : gate.floors(name, p, List.copyOf(groups));
+      }).and(floors);
     }
     return UntilConsumedRetention.builder(log, floors)
         .keepRecords(u.keepRecords())

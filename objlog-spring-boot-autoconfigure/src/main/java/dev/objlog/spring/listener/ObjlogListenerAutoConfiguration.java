@@ -100,11 +100,15 @@ public final class ObjlogListenerAutoConfiguration {
     return methods;
   }
 
-  /** Retention never trims past what the streams' configured consumer groups have checkpointed. */
+  /**
+   * Retention never trims past what the streams' configured consumer groups have checkpointed;
+   * until-consumed retention also waits for every registered listener container's group.
+   */
   @Bean
   @ConditionalOnMissingBean(ConsumerRetentionGate.class)
-  CheckpointRetentionGate objlogConsumerRetentionGate(CheckpointRepository checkpoints) {
-    return new CheckpointRetentionGate(checkpoints);
+  CheckpointRetentionGate objlogConsumerRetentionGate(CheckpointRepository checkpoints,
+      ObjlogListenerEndpointRegistry listeners) {
+    return new CheckpointRetentionGate(checkpoints, listeners);
   }
 
   /** With Jackson 3: payloads of other types are read as JSON with the application's JsonMapper. */
