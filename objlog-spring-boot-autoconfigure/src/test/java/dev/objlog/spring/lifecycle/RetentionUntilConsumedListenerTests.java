@@ -35,7 +35,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * Until-consumed retention waits for every {@code @ObjlogListener} of the stream, not only the
  * groups listed in {@code consumer-groups}: a listener's group counts as a registered consumer
  * wherever its checkpoints live (here JDBC on H2, and memory), while it runs and after it has been
- * stopped, and one that never checkpointed holds everything. Each scenario has a listed group
+ * stopped, and one that never checkpointed holds everything (of the partitions it is assigned). Each scenario has a listed group
  * "audit" that is done with everything (a checkpoint saved at the head), so retention would trim
  * it all if the listener did not count. The listener's progress is released record by record (a
  * semaphore, no sleeps); waits are bounded and nothing asserts on timing.
@@ -56,6 +56,11 @@ class RetentionUntilConsumedListenerTests {
 
   static class Reports {
     @ObjlogListener(id = "reports", stream = "orders", autoStartup = "false")
+    void on(String value) {}
+  }
+
+  static class PartitionOne {
+    @ObjlogListener(id = "partition-one", stream = "orders", partitions = "1", autoStartup = "false")
     void on(String value) {}
   }
 
@@ -148,6 +153,22 @@ class RetentionUntilConsumedListenerTests {
       assertThat(holder.consumer()).isEqualTo("reports");
       assertThat(holder.beforeLsn()).isZero();
     });
+  }
+
+  @Test
+  void aListenerHoldsOnlyThePartitionsItIsAssigned() {
+    runner("memory").withPropertyValues("objlog.streams.orders.partitions=2").withBean(PartitionOne.class)
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          ObjlogLifecycleScheduler scheduler = context.getBean(ObjlogLifecycleScheduler.class);
+          send(context.getBean(ObjlogTemplate.class), 0, 10);
+          auditIsDoneWith(context.getBean(CheckpointRepository.class), 10);
+
+          scheduler.runNow();
+          assertThat(head(context.getBean(ObjlogStreams.class)).oldestLsn())
+              .as("partition 0 is not partition-one's: only audit holds it").isEqualTo(10);
+          assertThat(scheduler.retentionHeldBy("orders", 0)).isEmpty();
+        });
   }
 
   private static UntilConsumedRetention.Holder holder(ObjlogLifecycleScheduler scheduler) {
