@@ -28,14 +28,14 @@ import org.springframework.kafka.test.utils.ContainerTestUtils;
 final class EndToEndScenarios {
   private final boolean smoke;
   private final Path imgDir;
-  private final String imgLink;
+  private final ScenarioContext context;
   private final byte[] pool;
 
-  EndToEndScenarios(boolean smoke, Path imgDir, String imgLink) {
-    this.smoke = smoke;
-    this.imgDir = imgDir;
-    this.imgLink = imgLink;
-    this.pool = Data.textPool(smoke ? 4 << 20 : 32 << 20, 20261201L);
+  EndToEndScenarios(ScenarioContext context) {
+    this.context = context;
+    this.smoke = context.smoke();
+    this.imgDir = context.imgDir();
+    this.pool = context.pool();
   }
 
   Result p10() throws Exception {
@@ -158,9 +158,8 @@ final class EndToEndScenarios {
         .put("objlog_p99_ms", round(p99o, 2)).put("kafka_p99_ms", round(p99k, 2));
     Charts.lines(imgDir.resolve("p10-end-to-end.png"), "P10 send → listener latency at " + rate
         + " records/s (from scheduled send)", "percentile", "ms", series, false);
-    r.images.add("p10-end-to-end.png");
     r.line("");
-    r.line("![p10-end-to-end.png](" + imgLink + "p10-end-to-end.png)");
+    r.line(context.img(r, "p10-end-to-end.png"));
     return r;
   }
 

@@ -90,9 +90,10 @@ public final class Harness {
     Files.createDirectories(jsonDir.resolve("results"));
     Files.createDirectories(imgDir);
 
-    Scenarios scenarios = new Scenarios(smoke, imgDir, imgLink);
-    ListenerScenarios listeners = new ListenerScenarios(smoke, imgDir, imgLink);
-    EndToEndScenarios endToEnd = new EndToEndScenarios(smoke, imgDir, imgLink);
+    ScenarioContext context = ScenarioContext.of(smoke, imgDir, imgLink);
+    Scenarios scenarios = new Scenarios(context);
+    ListenerScenarios listeners = new ListenerScenarios(context);
+    EndToEndScenarios endToEnd = new EndToEndScenarios(context);
     Map<String, Object> env = environment(smoke, args);
     Map<String, Object> results = new LinkedHashMap<>();
     Map<String, String> blocks = new LinkedHashMap<>();

@@ -43,24 +43,17 @@ final class ListenerScenarios {
 
   private final boolean smoke;
   private final Path imgDir;
-  private final String imgLink;
+  private final ScenarioContext context;
   private final byte[] pool;
 
-  ListenerScenarios(boolean smoke, Path imgDir, String imgLink) {
-    this.smoke = smoke;
-    this.imgDir = imgDir;
-    this.imgLink = imgLink;
-    this.pool = Data.textPool(smoke ? 4 << 20 : 32 << 20, 20261201L);
+  ListenerScenarios(ScenarioContext context) {
+    this.context = context;
+    this.smoke = context.smoke();
+    this.imgDir = context.imgDir();
+    this.pool = context.pool();
   }
 
-  private String img(Result r, String file) {
-    r.images.add(file);
-    return "![" + file + "](" + imgLink + file + ")";
-  }
 
-  static String pct(double ratio) {
-    return String.format("%.2f×", ratio);
-  }
 
   static Map<String, Object> objlogProperties(Path root) {
     Map<String, Object> p = new LinkedHashMap<>();
@@ -165,11 +158,11 @@ final class ListenerScenarios {
       med[c] = Data.median(ratios[c]);
       allMet &= med[c] >= 1.0;
       r.check(what[c] + " ≥ 1.0× (records/s, 1 KiB records, one partition)",
-          pct(med[c]) + " (median of " + rounds + " paired rounds)", med[c] >= 1.0);
+          ScenarioContext.pct(med[c]) + " (median of " + rounds + " paired rounds)", med[c] >= 1.0);
     }
     r.summary("P9 listener throughput ≥ 1.0× @KafkaListener (record / batch listener)",
-        "vs consumer defaults " + pct(med[0]) + " / " + pct(med[1]) + "; vs consumer tuned " + pct(med[2]) + " / "
-            + pct(med[3]), allMet);
+        "vs consumer defaults " + ScenarioContext.pct(med[0]) + " / " + ScenarioContext.pct(med[1]) + "; vs consumer tuned " + ScenarioContext.pct(med[2]) + " / "
+            + ScenarioContext.pct(med[3]), allMet);
     r.line("| listener | records/s, flowing (median) | rounds | records/s from start (median) | MB/s flowing |");
     r.line("|---|---|---|---|---|");
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -217,7 +210,7 @@ final class ListenerScenarios {
     Charts.bars(imgDir.resolve("p9-listeners.png"), "P9 listener throughput, objlog vs Kafka (thousand records/s)",
         "thousand records/s", List.of("flowing (first → last delivery)", "from start"), series);
     r.line("");
-    r.line(img(r, "p9-listeners.png"));
+    r.line(context.img(r, "p9-listeners.png"));
     return r;
   }
 
@@ -300,11 +293,11 @@ final class ListenerScenarios {
     double rRecord = Data.median(recordRatios);
     double rBatch = Data.median(batchRatios);
     r.check("replay through a record listener ≥ 0.9× the engine's replay, " + mib + " MiB",
-        pct(rRecord) + " (median of " + rounds + " paired rounds)", rRecord >= 0.9);
+        ScenarioContext.pct(rRecord) + " (median of " + rounds + " paired rounds)", rRecord >= 0.9);
     r.check("replay through a batch listener ≥ 0.9× the engine's replay, " + mib + " MiB",
-        pct(rBatch) + " (median of " + rounds + " paired rounds)", rBatch >= 0.9);
+        ScenarioContext.pct(rBatch) + " (median of " + rounds + " paired rounds)", rBatch >= 0.9);
     r.summary("P9 replay through a listener ≥ 0.9× engine replay (record / batch; " + mib + " MiB)",
-        pct(rRecord) + " / " + pct(rBatch), rRecord >= 0.9 && rBatch >= 0.9);
+        ScenarioContext.pct(rRecord) + " / " + ScenarioContext.pct(rBatch), rRecord >= 0.9 && rBatch >= 0.9);
     r.line("| side | records/s (median) | MB/s of values | rounds (records/s) |");
     r.line("|---|---|---|---|");
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -334,7 +327,7 @@ final class ListenerScenarios {
     Charts.bars(imgDir.resolve("p9-replay.png"), "P9 replay of a " + mib + " MiB log: listener vs engine (MB/s of values)",
         "MB/s", List.of("replay"), seriesOf(names, bars));
     r.line("");
-    r.line(img(r, "p9-replay.png"));
+    r.line(context.img(r, "p9-replay.png"));
     return r;
   }
 

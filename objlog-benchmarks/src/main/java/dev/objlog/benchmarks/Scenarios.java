@@ -78,20 +78,16 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 final class Scenarios {
   private final boolean smoke;
   private final Path imgDir;
-  private final String imgLink;
+  private final ScenarioContext context;
   private final byte[] pool;
 
-  Scenarios(boolean smoke, Path imgDir, String imgLink) {
-    this.smoke = smoke;
-    this.imgDir = imgDir;
-    this.imgLink = imgLink;
-    this.pool = Data.textPool(smoke ? 4 << 20 : 32 << 20, 20261201L);
+  Scenarios(ScenarioContext context) {
+    this.context = context;
+    this.smoke = context.smoke();
+    this.imgDir = context.imgDir();
+    this.pool = context.pool();
   }
 
-  private String img(Result r, String file) {
-    r.images.add(file);
-    return "![" + file + "](" + imgLink + file + ")";
-  }
 
   private static WriterOptions.Pipeline pipeline(int blockBytes, int level) {
     return new WriterOptions.Pipeline(blockBytes, Codec.ZSTD, level, HashAlgorithm.XXH64, null);
@@ -115,9 +111,6 @@ final class Scenarios {
     return m;
   }
 
-  private static String pct(double ratio) {
-    return String.format("%.2f×", ratio);
-  }
 
   private static String ms(double v) {
     return String.format("%.1f ms", v);
@@ -202,7 +195,7 @@ final class Scenarios {
     }
     r.put("bytes_per_run", total).put("rows", rows);
     r.check("append→commit ≥ 0.8× raw zstd compression, same threads (8 configurations)",
-        "worst " + pct(worst), allMet);
+        "worst " + ScenarioContext.pct(worst), allMet);
     Charts.bars(imgDir.resolve("p1-throughput.png"), "P1 append→commit vs 0.8 × raw zstd (MB/s of record bytes)",
         "MB/s", cats, ordered("writer (end to end)", writerMbs, "limit: 0.8 × raw zstd, same threads", limitMbs));
     r.line("");
@@ -216,7 +209,7 @@ final class Scenarios {
         + "(all threads, GC and JIT included; median): what the writer spends beyond compression, which "
         + "the neighbours' load does not change.");
     r.line("");
-    r.line(img(r, "p1-throughput.png"));
+    r.line(context.img(r, "p1-throughput.png"));
     return r;
   }
 
@@ -378,7 +371,7 @@ final class Scenarios {
       lim.add(round(0.8 * Data.median(rw), 1));
       r.line("| " + level + " | " + round(Data.median(rp), 1) + " | " + round(Data.median(rw), 1) + " | "
           + round(ratio, 3) + " | " + iqr + " | " + round(cpuRatio, 3) + " | " + (met ? "yes" : "**no**") + " |");
-      r.check("replay ≥ 0.8× raw decompression, level " + level, pct(ratio), met);
+      r.check("replay ≥ 0.8× raw decompression, level " + level, ScenarioContext.pct(ratio), met);
     }
     r.put("rows", rows);
     Charts.bars(imgDir.resolve("p2-replay.png"), "P2 replay vs 0.8 × raw zstd decompression (MB/s of block bytes)",
@@ -393,7 +386,7 @@ final class Scenarios {
         + "machine the ratio also measures who got the cores: the CPU ratio (process CPU time of the "
         + "reference / of the replay, JIT and GC threads included) shows the work per byte instead.");
     r.line("");
-    r.line(img(r, "p2-replay.png"));
+    r.line(context.img(r, "p2-replay.png"));
     return r;
   }
 
@@ -573,7 +566,7 @@ final class Scenarios {
     Charts.bars(imgDir.resolve("p3-flush.png"), "P3 flush() latency vs limit (2.2 × RTT + transfer)", "ms", cats,
         ordered("p50", p50s, "p99", p99s, "limit", lims));
     r.line("");
-    r.line(img(r, "p3-flush.png"));
+    r.line(context.img(r, "p3-flush.png"));
     r.line("");
     r.line("Multipart segments: the decorator models a streaming upload as one request (one latency, "
         + "bandwidth per write), so segments above one S3 part (8 MiB) are **not measured separately** "
@@ -636,8 +629,8 @@ final class Scenarios {
           + (rtt == 0 ? "(reference)" : ratio >= 0.9 ? "yes" : "**no**") + " | " + round(wholeMbs, 1) + " | "
           + round(wholeMbs / wholeBase, 3) + " |");
       if (rtt != 0) {
-        r.check("pipelined throughput ≥ 0.9× zero-latency (RTT " + rtt + " ms, steady state)", pct(ratio)
-            + " (whole run incl. final flush " + pct(Data.median(whole.get(rtt)) / wholeBase) + ")", ratio >= 0.9);
+        r.check("pipelined throughput ≥ 0.9× zero-latency (RTT " + rtt + " ms, steady state)", ScenarioContext.pct(ratio)
+            + " (whole run incl. final flush " + ScenarioContext.pct(Data.median(whole.get(rtt)) / wholeBase) + ")", ratio >= 0.9);
       }
     }
     double am = Data.median(adaptive);
@@ -655,8 +648,8 @@ final class Scenarios {
     r.line("");
     double plain = Data.median(mbs.get(adaptiveRtt)) / base;
     r.line("Levers tried at " + adaptiveRtt + " ms (steady state against zero latency): `adaptiveDelay` "
-        + pct(am / base) + ", 16 segments in flight " + pct(wm / base) + ", seals and uploads on their own "
-        + "8-thread pool " + pct(pm / base) + ", against " + pct(plain) + " with "
+        + ScenarioContext.pct(am / base) + ", 16 segments in flight " + ScenarioContext.pct(wm / base) + ", seals and uploads on their own "
+        + "8-thread pool " + ScenarioContext.pct(pm / base) + ", against " + ScenarioContext.pct(plain) + " with "
         + "the defaults. The gap between the whole-run and the steady-state ratio is the final flush.");
     Map<String, Object> ad = new LinkedHashMap<>();
     ad.put("rtt_ms", adaptiveRtt);
@@ -1021,7 +1014,7 @@ final class Scenarios {
         ordered("p50", List.of(round(p50, 2), round(op50, 2)),
             "p99", List.of(round(p99, 2), round(op99, 2)), "target", List.of(5.0, limit)));
     r.line("");
-    r.line(img(r, "p6-tail.png"));
+    r.line(context.img(r, "p6-tail.png"));
     return r;
   }
 
@@ -1152,7 +1145,7 @@ final class Scenarios {
 
   /** P7 runs each point in a child JVM of its own: see {@link WriterMemoryScenario}. */
   Result p7() throws Exception {
-    return new WriterMemoryScenario(smoke, imgDir, imgLink).run();
+    return new WriterMemoryScenario(smoke, imgDir, context.imgLink()).run();
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -1269,7 +1262,7 @@ final class Scenarios {
             "publish p99 (µs)", new double[][] {xs, p99Us}, "head size (KiB)", new double[][] {xs, headKb},
             "cold lookup GETs", new double[][] {xs, lookupGets}), false);
     r.line("");
-    r.line(img(r, "catalog-scale.png"));
+    r.line(context.img(r, "catalog-scale.png"));
     return r;
   }
 
@@ -1357,9 +1350,9 @@ final class Scenarios {
     double rDefault = Data.median(vsDefault);
     double rTuned = Data.median(vsTuned);
     r.check("throughput ≥ 1.0× Kafka, producer defaults (objlog with fsync; 1 KiB records, one partition)",
-        pct(rDefault) + " (median of " + rounds + " paired rounds)", rDefault >= 1.0);
+        ScenarioContext.pct(rDefault) + " (median of " + rounds + " paired rounds)", rDefault >= 1.0);
     r.check("throughput ≥ 1.0× Kafka, batching tuned like objlog's (1 MiB, 10 ms, zstd)",
-        pct(rTuned) + " (median of " + rounds + " paired rounds)", rTuned >= 1.0);
+        ScenarioContext.pct(rTuned) + " (median of " + rounds + " paired rounds)", rTuned >= 1.0);
     r.check("p99 send→ack at " + rate + " records/s (reported)", "objlog " + ms(Data.percentile(paced[0], 99))
         + " (fsync), " + ms(Data.percentile(paced[1], 99)) + " (no fsync); Kafka " + ms(Data.percentile(paced[2], 99))
         + " (defaults), " + ms(Data.percentile(paced[3], 99)) + " (tuned)", null);
@@ -1414,7 +1407,7 @@ final class Scenarios {
         "MB/s | ms", List.of("throughput MB/s", "p99 send→ack saturated (ms / 10)", "p99 send→ack at " + rate + "/s (ms)"),
         series);
     r.line("");
-    r.line(img(r, "p8-kafka.png"));
+    r.line(context.img(r, "p8-kafka.png"));
     return r;
   }
 
