@@ -1,11 +1,12 @@
 package dev.objlog.spring.lifecycle;
 
+import static dev.objlog.spring.lifecycle.UntilConsumedFixture.await;
+import static dev.objlog.spring.lifecycle.UntilConsumedFixture.checkpointed;
+import static dev.objlog.spring.lifecycle.UntilConsumedFixture.head;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.objlog.PartitionHead;
 import dev.objlog.lifecycle.UntilConsumedRetention;
 import dev.objlog.read.CursorCheckpoint;
-import dev.objlog.read.Freshness;
 import dev.objlog.spring.autoconfigure.lifecycle.ObjlogLifecycleAutoConfiguration;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
 import dev.objlog.spring.autoconfigure.streams.ObjlogStreamsAutoConfiguration;
@@ -23,7 +24,6 @@ import dev.objlog.spring.listener.checkpoint.TestDatabases;
 import java.nio.file.Path;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -185,21 +185,5 @@ class RetentionUntilConsumedListenerTests {
   private static void auditIsDoneWith(CheckpointRepository checkpoints, long nextLsn) {
     checkpoints.save(CheckpointKey.of("audit", "orders", 0), CursorCheckpoint.of("orders", 0, nextLsn),
         CheckpointVersion.ABSENT);
-  }
-
-  private static long checkpointed(CheckpointRepository checkpoints) {
-    return checkpoints.load("billing", "orders", 0).map(s -> s.checkpoint().nextLsn()).orElse(-1L);
-  }
-
-  private static PartitionHead head(ObjlogStreams streams) {
-    return streams.reader("orders").partition(0).head(Freshness.LATEST);
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as("condition within 30 s").isNegative();
-      Thread.sleep(5);
-    }
   }
 }

@@ -1,9 +1,10 @@
 package dev.objlog.spring.lifecycle;
 
+import static dev.objlog.spring.lifecycle.UntilConsumedFixture.await;
+import static dev.objlog.spring.lifecycle.UntilConsumedFixture.checkpointed;
+import static dev.objlog.spring.lifecycle.UntilConsumedFixture.head;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.objlog.PartitionHead;
-import dev.objlog.read.Freshness;
 import dev.objlog.spring.actuate.ObjlogEndpoint;
 import dev.objlog.spring.autoconfigure.lifecycle.ObjlogLifecycleAutoConfiguration;
 import dev.objlog.spring.autoconfigure.store.ObjlogStoreAutoConfiguration;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -99,21 +99,5 @@ class RetentionUntilConsumedTests {
           assertThat(scheduler.retentionHeldBy("orders", 0)).isEmpty();
           assertThat(endpoint.partition("orders", 0)).containsEntry("retentionHeldBy", null);
         });
-  }
-
-  private static long checkpointed(CheckpointRepository checkpoints) {
-    return checkpoints.load("billing", "orders", 0).map(s -> s.checkpoint().nextLsn()).orElse(-1L);
-  }
-
-  private static PartitionHead head(ObjlogStreams streams) {
-    return streams.reader("orders").partition(0).head(Freshness.LATEST);
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as("condition within 30 s").isNegative();
-      Thread.sleep(5);
-    }
   }
 }
