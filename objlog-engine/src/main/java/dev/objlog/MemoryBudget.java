@@ -1,5 +1,7 @@
 package dev.objlog;
 
+import dev.objlog.format.segment.SegmentEncoder;
+import dev.objlog.format.segment.SegmentFormat;
 import dev.objlog.internal.memory.MemoryPool;
 import java.time.Duration;
 import java.util.Collections;
@@ -26,9 +28,16 @@ import java.util.Objects;
  * or throws {@link WriterBackpressureException} with {@code failWhenFull}; a record that could not
  * fit even with everything the budget can ever lend it throws {@link
  * RecordExceedsPendingBudgetException}. The per-writer {@code maxPendingBytes} and {@code
- * maxPendingSegments} still cap each writer. Reservations never sum past the budget: a writer
- * opened when they already fill it gets what is left (possibly nothing) and borrows the rest, so
- * size the budget for at least one reservation per partition writer of the process.
+ * maxPendingSegments} still cap each writer.
+ *
+ * <p>Reservations never sum past the budget: a writer opened when they already fill it gets what
+ * is left (possibly nothing) and borrows the rest, and a record it can then never hold is refused
+ * with {@code RecordExceedsPendingBudgetException}, at every append. So size the budget for at
+ * least one reservation ({@link #reservationBytes(WriterOptions)}) per partition writer of the
+ * process, or lower {@code maxRecordBytes} ({@link #maxRecordBytesWithin(WriterOptions, long)}
+ * says how far). A writer opened with less than its whole reservation logs one WARNING naming the
+ * budget, the bytes it wanted and got, and what to change; the Spring starter checks at startup
+ * that the writers of every configured stream fit their budget and fails startup otherwise.
  *
  * <p>Pass one budget to every {@link ObjlogOptions} of a process (the Spring starter makes one per
  * application context, property {@code objlog.memory.budget}). Options built without one share
@@ -116,6 +125,53 @@ public final class MemoryBudget {
    */
   public static MemoryBudget processDefault() {
     return ProcessDefault.INSTANCE;
+  }
+
+  /**
+   * The bytes a partition writer opened with {@code options} asks its budget to guarantee it (its
+   * reservation): its largest record ({@link WriterOptions.BackpressurePolicy#maxRecordBytes()}) as
+   * a segment of its own plus one block of the next batch ({@link
+   * WriterOptions.Pipeline#blockBytes()}), but no more than its {@link
+   * WriterOptions.BackpressurePolicy#maxPendingBytes()}. With the defaults, about 5.3 MiB. A budget
+   * guarantees every writer of a process its reservation when it is at least the sum of theirs.
+   */
+  public static long reservationBytes(WriterOptions options) {
+    WriterOptions.Pipeline p = options.pipeline();
+    // The largest record the writer accepts, framed as the block builder frames it.
+    long maxRecord = options.backpressure().maxRecordBytes();
+    long wanted = SegmentEncoder.worstCaseSegmentSize(1, maxRecord, p.blockBytes(), p.codec()) + p.blockBytes();
+    return Math.min(options.backpressure().maxPendingBytes(), wanted);
+  }
+
+  /**
+   * The largest {@link WriterOptions.BackpressurePolicy#maxRecordBytes()}, at most the one {@code
+   * options} has, with which the rest of {@code options} reserves no more than {@code
+   * reservationBytes} ({@link #reservationBytes(WriterOptions)}); 0 when not even the smallest
+   * record does (one block alone is more: lower the block size, or give the writer more).
+   */
+  public static int maxRecordBytesWithin(WriterOptions options, long reservationBytes) {
+    WriterOptions.BackpressurePolicy policy = options.backpressure();
+    // The reservation grows with the record size, so the largest size that fits is found by
+    // bisection over the sizes the options could have, without a second copy of the formula.
+    int low = SegmentFormat.RECORD_ENVELOPE_SIZE;
+    int high = policy.maxRecordBytes();
+    if (reservation(options, policy, low) > reservationBytes) {
+      return 0;
+    }
+    while (low < high) {
+      int mid = low + (high - low + 1) / 2;
+      if (reservation(options, policy, mid) <= reservationBytes) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    return low;
+  }
+
+  private static long reservation(WriterOptions options, WriterOptions.BackpressurePolicy policy, int maxRecordBytes) {
+    return reservationBytes(new WriterOptions(options.writerId(), options.batch(),
+        policy.withMaxRecordBytes(maxRecordBytes), options.adaptiveDelay(), options.pipeline(), options.timeouts()));
   }
 
   /** The budget's size in bytes. */

@@ -185,7 +185,7 @@ public final class MemoryPool {
     try {
       long granted = Math.min(reservation, capacity - reserved);
       reserved += granted;
-      return new Account(granted);
+      return new Account(reservation, granted);
     } finally {
       lock.unlock();
     }
@@ -358,13 +358,20 @@ public final class MemoryPool {
    * use (guarded by the pool's lock).
    */
   public final class Account {
+    private final long wanted;
     private final long reservation;
     // Guarded by the pool's lock.
     private long accountHeld;
     private boolean closed;
 
-    private Account(long reservation) {
+    private Account(long wanted, long reservation) {
+      this.wanted = wanted;
       this.reservation = reservation;
+    }
+
+    /** The reservation this account asked for; {@link #reservation()} is less when it was short. */
+    public long wanted() {
+      return wanted;
     }
 
     /** The bytes guaranteed to this account. */

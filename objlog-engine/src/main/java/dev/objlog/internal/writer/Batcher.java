@@ -5,6 +5,7 @@ import dev.objlog.Header;
 import dev.objlog.InvalidArgumentException;
 import dev.objlog.LogRecord;
 import dev.objlog.LsnSpaceExhaustedException;
+import dev.objlog.MemoryBudget;
 import dev.objlog.ObjlogException;
 import dev.objlog.PartitionHead;
 import dev.objlog.RecordExceedsPendingBudgetException;
@@ -124,14 +125,12 @@ final class Batcher {
 
   /**
    * The bytes a writer's reservation covers: its largest possible record as a segment of its own
-   * plus one block of the next batch, but no more than its own pending limit.
+   * plus one block of the next batch, but no more than its own pending limit. Computed in one
+   * place, {@link MemoryBudget#reservationBytes(WriterOptions)}, which the Spring starter's startup
+   * check uses too.
    */
   static long reservation(WriterOptions options) {
-    WriterOptions.Pipeline p = options.pipeline();
-    // The largest record the writer accepts, framed as the block builder frames it.
-    long maxRecord = options.backpressure().maxRecordBytes();
-    long wanted = SegmentEncoder.worstCaseSegmentSize(1, maxRecord, p.blockBytes(), p.codec()) + p.blockBytes();
-    return Math.min(options.backpressure().maxPendingBytes(), wanted);
+    return MemoryBudget.reservationBytes(options);
   }
 
   // ------------------------------------------------------------------ append
@@ -152,9 +151,8 @@ final class Batcher {
     long ceiling = memory.ceiling();
     if (alone > ceiling) {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
-          + alone + " bytes as a segment, more than this writer can ever hold of the memory budget ("
-          + ceiling + " of its " + memory.pool().capacity() + " bytes, the rest reserved by other writers);"
-          + " raise the memory budget (ObjlogOptions.memoryBudget, objlog.memory.budget) or split the record");
+          + alone + " bytes as a segment, more than this writer can ever hold of the memory budget: it "
+          + WriterReservation.shortfall(memory, options) + ", or split the record");
     }
     List<RecordHeader> headers = recordHeaders(record);
     // A read-only view: the value is copied once, into the block, not cloned first.

@@ -88,7 +88,7 @@ public final class WriterEngine implements PartitionWriter {
         this::onReady);
     this.batcher = new Batcher(partition, epoch, writerTag, options, catalog.keys(), runtime.options().random(),
         runtime.clock(), runtime.ticker(), runtime.scheduler(), pipeline, meters, this::fail, lock,
-        lock.newCondition(), runtime.memory().open(Batcher.reservation(options)), head.nextLsn(), last != null ? last.maxTimestampMs() : Long.MIN_VALUE);
+        lock.newCondition(), WriterReservation.open(runtime.memory(), runtime.streamId(), partition, options), head.nextLsn(), last != null ? last.maxTimestampMs() : Long.MIN_VALUE);
     this.publisher = new Publisher(session, catalog.keys(), runtime.commitBus(), runtime.storeIo(),
         runtime.scheduler(), runtime.ticker(), options.timeouts(), meters, batcher, lock, this::fail);
   }
