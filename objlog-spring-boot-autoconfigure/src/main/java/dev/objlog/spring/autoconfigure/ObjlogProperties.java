@@ -876,8 +876,7 @@ public class ObjlogProperties implements InitializingBean {
     public WriterOptions toWriterOptions() {
       return WriterOptions.builder()
           .batch(new WriterOptions.BatchPolicy(batch.getMaxDelay(), batch.getMaxSize().toBytes(), batch.getMaxRecords()))
-          .backpressure(new WriterOptions.BackpressurePolicy(backpressure.getMaxPendingSegments(),
-              backpressure.getMaxPendingSize().toBytes(), backpressure.isFailWhenFull()))
+          .backpressure(backpressure.toBackpressurePolicy())
           .adaptiveDelay(new WriterOptions.AdaptiveDelay(adaptiveDelay.isEnabled(), adaptiveDelay.getMin(),
               adaptiveDelay.getMax(), adaptiveDelay.getMultiplier()))
           .timeouts(new WriterOptions.Timeouts(timeouts.getSegmentFinalize(), timeouts.getCatalogPublish()))
@@ -996,6 +995,15 @@ public class ObjlogProperties implements InitializingBean {
     /** Whether a send fails with WriterBackpressureException instead of waiting when full. */
     private boolean failWhenFull;
 
+    /**
+     * Largest record a partition's writer accepts (its encoded size: 16 bytes of envelope,
+     * headers and value), 16B to 4456464B; a larger send fails with
+     * RecordExceedsPendingBudgetException. Each writer is guaranteed one such record plus one
+     * block of objlog.memory.budget, so lowering it lets more partition writers share a budget.
+     * Unset: the format's largest record, 4456464B (4MB of value, 256KB of headers, 16B).
+     */
+    private @Nullable DataSize maxRecordSize;
+
     public int getMaxPendingSegments() {
       return maxPendingSegments;
     }
@@ -1018,6 +1026,30 @@ public class ObjlogProperties implements InitializingBean {
 
     public void setFailWhenFull(boolean failWhenFull) {
       this.failWhenFull = failWhenFull;
+    }
+
+    public @Nullable DataSize getMaxRecordSize() {
+      return maxRecordSize;
+    }
+
+    public void setMaxRecordSize(@Nullable DataSize maxRecordSize) {
+      this.maxRecordSize = maxRecordSize;
+    }
+
+    /**
+     * These settings as the engine's policy.
+     *
+     * @throws dev.objlog.InvalidArgumentException when a value is out of the engine's range
+     */
+    public WriterOptions.BackpressurePolicy toBackpressurePolicy() {
+      WriterOptions.BackpressurePolicy policy = new WriterOptions.BackpressurePolicy(maxPendingSegments,
+          maxPendingSize.toBytes(), failWhenFull);
+      if (maxRecordSize == null) {
+        return policy;
+      }
+      // A size beyond an int is beyond the engine's range too: clamped, the engine refuses it.
+      long bytes = Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, maxRecordSize.toBytes()));
+      return policy.withMaxRecordBytes((int) bytes);
     }
   }
 
@@ -1234,7 +1266,8 @@ public class ObjlogProperties implements InitializingBean {
     /**
      * Size of the one memory budget all streams share: a size such as 256MB, or a share of the
      * heap such as 25%. Unset: 25% of the maximum heap, at least 32MB and at most 2GB. Each
-     * partition writer is guaranteed one maximum record plus one block of it and borrows the rest.
+     * partition writer is guaranteed one maximum record plus one block of it and borrows the rest;
+     * startup fails when the writers of the configured streams need more than the budget.
      */
     private @Nullable String budget;
 

@@ -2,10 +2,12 @@ package dev.objlog.spring.autoconfigure;
 
 import dev.objlog.InvalidArgumentException;
 import dev.objlog.WriterOptions;
+import dev.objlog.format.segment.SegmentFormat;
 import dev.objlog.spring.core.PartitionSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
 
 /** The store-independent checks of {@link ObjlogProperties}, each naming the property to change. */
@@ -136,9 +138,8 @@ final class ObjlogPropertiesChecks {
     }
     check(property + ".batch", () -> new WriterOptions.BatchPolicy(writer.getBatch().getMaxDelay(),
         writer.getBatch().getMaxSize().toBytes(), writer.getBatch().getMaxRecords()));
-    check(property + ".backpressure", () -> new WriterOptions.BackpressurePolicy(
-        writer.getBackpressure().getMaxPendingSegments(), writer.getBackpressure().getMaxPendingSize().toBytes(),
-        writer.getBackpressure().isFailWhenFull()));
+    checkMaxRecordSize(property + ".backpressure.max-record-size", writer.getBackpressure().getMaxRecordSize());
+    check(property + ".backpressure", writer.getBackpressure()::toBackpressurePolicy);
     check(property + ".adaptive-delay", () -> new WriterOptions.AdaptiveDelay(writer.getAdaptiveDelay().isEnabled(),
         writer.getAdaptiveDelay().getMin(), writer.getAdaptiveDelay().getMax(),
         writer.getAdaptiveDelay().getMultiplier()));
@@ -154,6 +155,18 @@ final class ObjlogPropertiesChecks {
             "Set " + property + ".lease.ttl to a positive duration such as 30s, and " + property
                 + ".lease.renew-interval (if set) to a shorter one such as 10s.");
       }
+    }
+  }
+
+  private static void checkMaxRecordSize(String property, @Nullable DataSize size) {
+    long min = SegmentFormat.RECORD_ENVELOPE_SIZE;
+    long max = WriterOptions.BackpressurePolicy.FORMAT_MAX_RECORD_BYTES;
+    if (size != null && (size.toBytes() < min || size.toBytes() > max)) {
+      throw new ObjlogConfigurationException(property,
+          "the largest record " + size + " is outside " + min + "B to " + max + "B, the encoded sizes of the"
+              + " records the format admits (" + min + " bytes of envelope, up to 256KB of headers and 4MB of value).",
+          "Set " + property + " to a size from " + min + "B to " + max + "B, such as 64KB, or remove it to accept"
+              + " the format's largest record.");
     }
   }
 

@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -65,7 +66,7 @@ public final class ObjlogStreamsAutoConfiguration {
    * The application context's one memory budget ({@code objlog.memory.budget}), passed to every
    * stream's log; an application may give its own {@link MemoryBudget} bean instead.
    */
-  @Bean
+  @Bean(WriterReservationsCheck.OWN_BUDGET_BEAN)
   @ConditionalOnMissingBean
   MemoryBudget objlogMemoryBudget(ObjlogProperties properties) {
     return properties.getMemory().toMemoryBudget();
@@ -101,6 +102,16 @@ public final class ObjlogStreamsAutoConfiguration {
   ConfiguredStreamPartitionsCheck objlogConfiguredStreamPartitionsCheck(ObjectProvider<ObjlogStreams> streams,
       ObjlogProperties properties) {
     return new ConfiguredStreamPartitionsCheck(streams, properties);
+  }
+
+  /**
+   * Refuses at startup a memory budget smaller than the reservations of the configured streams'
+   * writers, which would leave writers that refuse every large record.
+   */
+  @Bean
+  WriterReservationsCheck objlogWriterReservationsCheck(ObjectProvider<MemoryBudget> memoryBudget,
+      ObjlogProperties properties, ListableBeanFactory beans) {
+    return new WriterReservationsCheck(memoryBudget, properties, beans);
   }
 
   /** The one stream's log, when exactly one is configured; {@link ObjlogStreams} closes it. */
