@@ -49,6 +49,9 @@ final class RemoteScenarios {
   static final double PUT_CLASS = 0.005 / 1000;
   static final double GET_CLASS = 0.0004 / 1000;
 
+  /** Extra JVM options for P10X's writer process (space-separated), to profile it; none by default. */
+  static final String CHILD_JVM_ARGS_PROPERTY = "objlog.bench.p10x.childJvmArgs";
+
   private final boolean smoke;
   private final ScenarioContext context;
   private final byte[] pool;
@@ -240,16 +243,25 @@ final class RemoteScenarios {
     long[] committedMicros = new long[n];
     listener.sink.timeByIndex = arrived;
     listener.sink.arm(n);
-    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), ScheduledWriterProcess.class.getName(),
-        root.toString(), stream, Integer.toString(rate), Integer.toString(n), Integer.toString(valueBytes))
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // for profiling the writer, e.g. -Dobjlog.bench.p10x.childJvmArgs=-XX:StartFlightRecording=filename=/tmp/w.jfr
+    String childArgs = System.getProperty(CHILD_JVM_ARGS_PROPERTY, "").trim();
+    if (!childArgs.isEmpty()) {
+      command.addAll(Arrays.asList(childArgs.split("\\s+")));
+    }
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), ScheduledWriterProcess.class.getName(),
+        root.toString(), stream, Integer.toString(rate), Integer.toString(n), Integer.toString(valueBytes)));
+    Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     long t0Micros;
     long offsetMicros; // wall clock µs − nanoTime µs in this JVM
     double rttMs;
     try {
       BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
       String ready = lines.readLine();
+      while (ready != null && ready.startsWith("[")) { // the JVM's own lines (-XX options such as JFR's)
+        ready = lines.readLine();
+      }
       if (ready == null || !ready.startsWith("ready ")) {
         throw new IllegalStateException("the writer process did not start: " + ready);
       }
