@@ -94,6 +94,7 @@ public final class Harness {
     Scenarios scenarios = new Scenarios(context);
     ListenerScenarios listeners = new ListenerScenarios(context);
     EndToEndScenarios endToEnd = new EndToEndScenarios(context);
+    ProducerScenario producers = new ProducerScenario(context);
     Map<String, Object> env = environment(smoke, args);
     Map<String, Object> results = new LinkedHashMap<>();
     Map<String, String> blocks = new LinkedHashMap<>();
@@ -116,7 +117,7 @@ public final class Harness {
           case "P6" -> scenarios.p6();
           case "P7" -> scenarios.p7();
           case "CATALOG" -> scenarios.catalog();
-          case "P8" -> scenarios.p8();
+          case "P8" -> producers.p8();
           case "P9" -> listeners.p9();
           case "P9R" -> listeners.p9Replay();
           case "P10" -> endToEnd.p10();
