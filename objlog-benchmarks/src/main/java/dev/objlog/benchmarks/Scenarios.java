@@ -121,48 +121,62 @@ final class Scenarios {
   Result p1() throws Exception {
     Result r = new Result("P1", "P1 append→commit throughput vs raw zstd compression (memory store)");
     long total = smoke ? 2 * MiB : 64 * MiB;
-    int rounds = smoke ? 1 : 3;
+    // each timed side appends (compresses) the same built records this many times: ~1 s windows, so
+    // a GC pause or a neighbour's burst is a small part of one (64 MiB once took 0.1–0.4 s)
+    int passes = smoke ? 1 : 4;
+    int rounds = smoke ? 1 : 5;
     // warm-up: JIT and zstd for both sides
     for (int k = 0; k < (smoke ? 1 : 3); k++) {
-      p1Writer(1024, 1 + 2 * (k % 2), 1 + 7 * (k % 2), 1 + (k % 2), smoke ? MiB : 32 * MiB);
-      p1Raw(1024, 1, 1, smoke ? MiB : 16 * MiB);
+      int valueBytes = 1024;
+      P1Input in = p1Input(valueBytes, smoke ? MiB : 32 * MiB);
+      p1Writer(in, valueBytes, 1 + 2 * (k % 2), 1 + 7 * (k % 2), 1 + (k % 2), 1);
+      p1Raw(in, 1, 1, 1);
     }
     List<String> cats = new ArrayList<>();
     List<Double> writerMbs = new ArrayList<>();
     List<Double> limitMbs = new ArrayList<>();
     List<Map<String, Object>> rows = new ArrayList<>();
-    r.line("| record | level | partitions | threads | writer MB/s | raw zstd MB/s | ratio (median of " + rounds + ") | ≥ 0.8? | CPU raw / writer |");
-    r.line("|---|---|---|---|---|---|---|---|---|");
+    List<String> all = new ArrayList<>();
+    r.line("| record | level | partitions | threads | writer MB/s | raw zstd MB/s | ratio (median of " + rounds
+        + ") | per round | ≥ 0.8? | CPU raw / writer | GC ms in writer / raw windows |");
+    r.line("|---|---|---|---|---|---|---|---|---|---|---|");
     boolean allMet = true;
     double worst = Double.MAX_VALUE;
     for (int valueBytes : new int[] {1024, 16384}) {
+      P1Input in = p1Input(valueBytes, total);
       for (int level : new int[] {1, 3}) {
         for (int partitions : new int[] {1, 8}) {
           int threads = partitions == 1 ? 1 : 2;
+          // this configuration's own warm-up (its partition count and level), untimed
+          p1Writer(in, valueBytes, level, partitions, threads, 1);
+          p1Raw(in, level, threads, 1);
           double[] ratios = new double[rounds];
           double[] cpuRatios = new double[rounds];
           double[] w = new double[rounds];
           double[] raw = new double[rounds];
+          double[] wGc = new double[rounds];
+          double[] rawGc = new double[rounds];
+          long[] wCpu = new long[rounds];
+          long[] rawCpu = new long[rounds];
           for (int k = 0; k < rounds; k++) {
-            long wCpu;
-            long rawCpu;
-            if (k % 2 == 0) {
+            // alternate which side goes first, so a trend in the machine's load hits both alike
+            for (int side = 0; side < 2; side++) {
+              boolean writer = (side == 0) == (k % 2 == 0);
+              System.gc(); // the built records go to the old generation: no young pause copies them
               long c0 = WriterThroughputPairedRatio.cpu();
-              w[k] = p1Writer(valueBytes, level, partitions, threads, total);
-              long c1 = WriterThroughputPairedRatio.cpu();
-              raw[k] = p1Raw(valueBytes, level, threads, total);
-              wCpu = c1 - c0;
-              rawCpu = WriterThroughputPairedRatio.cpu() - c1;
-            } else {
-              long c0 = WriterThroughputPairedRatio.cpu();
-              raw[k] = p1Raw(valueBytes, level, threads, total);
-              long c1 = WriterThroughputPairedRatio.cpu();
-              w[k] = p1Writer(valueBytes, level, partitions, threads, total);
-              rawCpu = c1 - c0;
-              wCpu = WriterThroughputPairedRatio.cpu() - c1;
+              long g0 = gcMillis();
+              if (writer) {
+                w[k] = p1Writer(in, valueBytes, level, partitions, threads, passes);
+                wCpu[k] = WriterThroughputPairedRatio.cpu() - c0;
+                wGc[k] = gcMillis() - g0;
+              } else {
+                raw[k] = p1Raw(in, level, threads, passes);
+                rawCpu[k] = WriterThroughputPairedRatio.cpu() - c0;
+                rawGc[k] = gcMillis() - g0;
+              }
             }
+            cpuRatios[k] = (double) rawCpu[k] / Math.max(1, wCpu[k]);
             ratios[k] = w[k] / raw[k];
-            cpuRatios[k] = (double) rawCpu / Math.max(1, wCpu);
           }
           double ratio = Data.median(ratios);
           double cpuRatio = Data.median(cpuRatios);
@@ -173,6 +187,8 @@ final class Scenarios {
           worst = Math.min(worst, ratio);
           String label = (valueBytes / 1024) + "KiB L" + level + " p" + partitions + " t" + threads;
           cats.add(label);
+          all.add((valueBytes / 1024) + " KiB L" + level + " p" + partitions + " " + ScenarioContext.pct(ratio)
+              + " (CPU " + ScenarioContext.pct(cpuRatio) + ")");
           writerMbs.add(round(wm, 1));
           limitMbs.add(round(0.8 * rm, 1));
           Map<String, Object> row = new LinkedHashMap<>();
@@ -186,40 +202,67 @@ final class Scenarios {
           row.put("ratio", round(ratio, 3));
           row.put("cpu_ratios", Arrays.stream(cpuRatios).map(x -> round(x, 3)).boxed().toList());
           row.put("cpu_ratio", round(cpuRatio, 3));
+          row.put("writer_gc_ms", Arrays.stream(wGc).boxed().toList());
+          row.put("raw_gc_ms", Arrays.stream(rawGc).boxed().toList());
           rows.add(row);
           r.line("| " + (valueBytes / 1024) + " KiB | " + level + " | " + partitions + " | " + threads + " | "
-              + round(wm, 1) + " | " + round(rm, 1) + " | " + round(ratio, 3) + " | " + (met ? "yes" : "**no**")
-              + " | " + round(cpuRatio, 2) + " |");
+              + round(wm, 1) + " | " + round(rm, 1) + " | " + round(ratio, 3) + " | "
+              + Arrays.toString(Arrays.stream(ratios).map(x -> round(x, 2)).toArray()) + " | "
+              + (met ? "yes" : "**no**") + " | " + round(cpuRatio, 2) + " | " + Math.round(Data.median(wGc)) + " / "
+              + Math.round(Data.median(rawGc)) + " |");
         }
       }
     }
-    r.put("bytes_per_run", total).put("rows", rows);
+    r.put("bytes_per_run", total * passes).put("rounds", rounds).put("rows", rows);
     r.check("append→commit ≥ 0.8× raw zstd compression, same threads (8 configurations)",
         "worst " + ScenarioContext.pct(worst), allMet);
+    r.summary("append→commit ≥ 0.8× raw zstd, same threads, every configuration (wall-time ratio, median of "
+        + rounds + " paired rounds; CPU raw / writer in brackets)", String.join("; ", all), allMet);
     Charts.bars(imgDir.resolve("p1-throughput.png"), "P1 append→commit vs 0.8 × raw zstd (MB/s of record bytes)",
         "MB/s", cats, ordered("writer (end to end)", writerMbs, "limit: 0.8 × raw zstd, same threads", limitMbs));
     r.line("");
     r.line("Threads: 1 partition is appended by one thread; 8 partitions by two threads (four partitions "
         + "each, round robin). The reference compresses the same records (16-byte envelope + value) "
         + "in 1 MiB blocks with one reused `ZstdCompressCtx` per thread, the same number of threads. "
-        + "Each round runs both sides back to back, alternating which goes first; MB/s count encoded "
-        + "record bytes; the writer's time runs from the first append to the last `flush()` returning (the "
-        + "`LogRecord`s are built before it starts, as the reference's blocks are). "
-        + "CPU raw / writer: process CPU time of the reference over that of the writer in the same round "
-        + "(all threads, GC and JIT included; median): what the writer spends beyond compression, which "
-        + "the neighbours' load does not change.");
+        + "Each configuration is warmed up on its own (one untimed pass of each side), then measured in "
+        + rounds + " rounds; each round runs both sides back to back, alternating which goes first, each "
+        + "side after a `System.gc()` (so the records built for it sit in the old generation and no young "
+        + "pause copies them inside the window) and over " + passes + " passes of " + (total >> 20)
+        + " MiB (the same built records and blocks each pass). MB/s count encoded record bytes; the "
+        + "writer's time runs from the first append to the last `flush()` returning (the `LogRecord`s are "
+        + "built before it starts, as the reference's blocks are). CPU raw / writer: process CPU time of "
+        + "the reference over that of the writer in the same round (all threads, GC and JIT included; "
+        + "median): what the writer spends beyond compression, which the neighbours' load does not change. "
+        + "GC ms: collection time (all collectors) inside the timed windows, median.");
     r.line("");
     r.line(context.img(r, "p1-throughput.png"));
     return r;
   }
 
-  private double p1Writer(int valueBytes, int level, int partitions, int threads, long totalBytes) throws Exception {
+  /** P1's input for one record size: the writer's records and the reference's raw blocks, built once. */
+  private record P1Input(LogRecord[] records, byte[][] blocks, long bytes) {}
+
+  private P1Input p1Input(int valueBytes, long totalBytes) {
     long records = totalBytes / (valueBytes + 16);
-    // built before the clock starts, as the reference's blocks are: the producer's own copies are not the writer's
     LogRecord[] built = new LogRecord[(int) records];
     for (int i = 0; i < built.length; i++) {
       built[i] = LogRecord.of(1_776_000_000_000L + i, Data.value(pool, i, valueBytes));
     }
+    byte[][] blocks = Data.rawBlocks(pool, records, valueBytes, 1 << 20, 1_776_000_000_000L);
+    return new P1Input(built, blocks, records * (valueBytes + 16));
+  }
+
+  private static long gcMillis() {
+    long sum = 0;
+    for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      sum += Math.max(0, gc.getCollectionTime());
+    }
+    return sum;
+  }
+
+  private double p1Writer(P1Input in, int valueBytes, int level, int partitions, int threads, int passes)
+      throws Exception {
+    LogRecord[] built = in.records();
     try (Objlog log = Objlog.open(new MemoryObjectStore(), "bench/p1")) {
       WriterOptions options = WriterOptions.builder().pipeline(pipeline(1 << 20, level)).build();
       PartitionWriter[] writers = new PartitionWriter[partitions];
@@ -236,8 +279,10 @@ final class Scenarios {
             owned.add(writers[p]);
           }
           long j = 0;
-          for (int i = tt; i < built.length; i += threads, j++) {
-            owned.get((int) (j % owned.size())).append(built[i]);
+          for (int pass = 0; pass < passes; pass++) {
+            for (int i = tt; i < built.length; i += threads, j++) {
+              owned.get((int) (j % owned.size())).append(built[i]);
+            }
           }
         });
         ts[t].start();
@@ -252,13 +297,12 @@ final class Scenarios {
       for (PartitionWriter w : writers) {
         w.close();
       }
-      return records * (valueBytes + 16) / secs / MB;
+      return (double) passes * built.length * (valueBytes + 16) / secs / MB;
     }
   }
 
-  private double p1Raw(int valueBytes, int level, int threads, long totalBytes) throws Exception {
-    long records = totalBytes / (valueBytes + 16);
-    byte[][] blocks = Data.rawBlocks(pool, records, valueBytes, 1 << 20, 1_776_000_000_000L);
+  private double p1Raw(P1Input in, int level, int threads, int passes) throws Exception {
+    byte[][] blocks = in.blocks();
     long bytes = Arrays.stream(blocks).mapToLong(b -> b.length).sum();
     AtomicLong sink = new AtomicLong();
     long t0 = System.nanoTime();
@@ -270,8 +314,10 @@ final class Scenarios {
           cctx.setLevel(level);
           byte[] dst = new byte[(int) Zstd.compressBound(1 << 20)];
           long sum = 0;
-          for (int b = tt; b < blocks.length; b += threads) {
-            sum += cctx.compressByteArray(dst, 0, dst.length, blocks[b], 0, blocks[b].length);
+          for (int pass = 0; pass < passes; pass++) {
+            for (int b = tt; b < blocks.length; b += threads) {
+              sum += cctx.compressByteArray(dst, 0, dst.length, blocks[b], 0, blocks[b].length);
+            }
           }
           sink.addAndGet(sum);
         }
@@ -282,7 +328,7 @@ final class Scenarios {
       t.join();
     }
     double secs = (System.nanoTime() - t0) / 1e9;
-    return bytes / secs / MB;
+    return (double) passes * bytes / secs / MB;
   }
 
   // --- P2 ---------------------------------------------------------------------------------------
