@@ -1021,12 +1021,18 @@ final class Scenarios {
     // another process: a child JVM writes to a filesystem store; this JVM tails it through RTT
     int rtt = smoke ? 2 : 20;
     Duration poll = Duration.ofMillis(smoke ? 50 : 200);
-    double limit = poll.toMillis() + rtt;
+    // the format's floor across processes (issue 23): the head poll that notices a new segment, then
+    // two store round trips in sequence (the head GET, the segment GET), plus 10 ms for the rest
+    double limit = poll.toMillis() + 2 * rtt + 10;
     List<Map<String, Object>> others = new ArrayList<>();
     double op99 = 0;
     double op50 = 0;
+    List<String> otherP99 = new ArrayList<>();
+    List<Integer> gaps = new ArrayList<>();
+    boolean otherMet = true;
     for (int gap : smoke ? new int[] {20} : new int[] {50, 250}) {
       int m = smoke ? 10 : gap == 50 ? 200 : 60;
+      gaps.add(gap);
       double[] oc = otherProcess(m, gap, rtt, poll);
       Arrays.sort(oc);
       double q50 = Data.percentile(oc, 50);
@@ -1037,15 +1043,22 @@ final class Scenarios {
       }
       r.line("| other process (child JVM writes to a filesystem store; reader RTT " + rtt + " ms, poll "
           + poll.toMillis() + " ms), one segment every " + gap + " ms, commit → listener | " + ms(q50) + " | "
-          + ms(q99) + " | " + ms(oc[oc.length - 1]) + " | ≤ poll + RTT = " + ms(limit) + " | "
+          + ms(q99) + " | " + ms(oc[oc.length - 1]) + " | ≤ poll + 2 RTT + 10 ms = " + ms(limit) + " | "
           + (q99 <= limit ? "yes" : "**no**") + " |");
-      r.check("separate process ≤ poll interval + one RTT (p99), a segment every " + gap + " ms",
+      r.check("separate process ≤ poll interval + 2 store round trips + 10 ms (p99), a segment every " + gap + " ms",
           "p99 " + ms(q99) + " vs " + ms(limit), q99 <= limit);
+      otherP99.add(ms(q99));
+      otherMet &= q99 <= limit;
       others.add(Map.of("records", m, "gap_ms", gap, "rtt_ms", rtt, "poll_ms", poll.toMillis(),
           "commit_to_listener_p50_ms", round(q50, 3), "commit_to_listener_p99_ms", round(q99, 3),
           "limit_ms", limit));
     }
     r.put("other_process", others);
+    r.summary("same JVM commit → listener ≤ 5 ms p99", ms(p99), p99 <= 5);
+    r.summary("other process ≤ poll + 2 store round trips + 10 ms p99 (a segment every "
+        + gaps.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" / ")) + " ms)",
+        String.join(" / ", otherP99) + " vs " + ms(limit) + " (poll " + poll.toMillis() + " ms, RTT " + rtt + " ms)",
+        otherMet);
     r.line("");
     r.line("Other process: a child JVM (`TailWriterProcess`) opens the writer on a `FilesystemObjectStore` "
         + "in a temp directory and appends one 256 B record every gap (1 ms batches, so each record is its "
@@ -1054,7 +1067,10 @@ final class Scenarios {
         + "tails it with a `Watch` polling the head every poll interval. commit → listener = the child's "
         + "commit time to `tailer.next()` returning the record here. A new segment costs the tailer the "
         + "conditional head GET that notices it, then the catalog page as needed and the segment (one "
-        + "GET for a small segment), each one RTT in sequence: the floor is about poll + 2–3 RTT.");
+        + "GET for a small segment), each one RTT in sequence. The target is that floor of the format "
+        + "(issue 23): poll interval + 2 store round trips (the head GET that notices the segment, then the "
+        + "segment GET) + 10 ms for the rest (the child's commit notice, decoding, scheduling); the issue's "
+        + "first target, poll + one RTT, is below what one head poll followed by a segment read can do.");
     Charts.bars(imgDir.resolve("p6-tail.png"), "P6 commit → listener latency vs target", "ms",
         List.of("same JVM", "other process (slow rate)"),
         ordered("p50", List.of(round(p50, 2), round(op50, 2)),
