@@ -67,6 +67,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -123,7 +124,7 @@ final class Scenarios {
     long total = smoke ? 2 * MiB : 64 * MiB;
     // each timed side appends (compresses) the same built records this many times: ~1 s windows, so
     // a GC pause or a neighbour's burst is a small part of one (64 MiB once took 0.1–0.4 s)
-    int passes = smoke ? 1 : 4;
+    int passes = smoke ? 2 : 4; // 2 in the smoke run: CI goes through the pass loop
     int rounds = smoke ? 1 : 5;
     // warm-up: JIT and zstd for both sides
     for (int k = 0; k < (smoke ? 1 : 3); k++) {
@@ -244,11 +245,14 @@ final class Scenarios {
 
   private P1Input p1Input(int valueBytes, long totalBytes) {
     long records = totalBytes / (valueBytes + 16);
+    // one timestamp for every record, on both sides: a partition's timestamps may not go back, and
+    // each pass appends the same records again
+    long ts = 1_776_000_000_000L;
     LogRecord[] built = new LogRecord[(int) records];
     for (int i = 0; i < built.length; i++) {
-      built[i] = LogRecord.of(1_776_000_000_000L + i, Data.value(pool, i, valueBytes));
+      built[i] = LogRecord.of(ts, Data.value(pool, i, valueBytes));
     }
-    byte[][] blocks = Data.rawBlocks(pool, records, valueBytes, 1 << 20, 1_776_000_000_000L);
+    byte[][] blocks = Data.rawBlocks(pool, records, valueBytes, 1 << 20, ts, 0);
     return new P1Input(built, blocks, records * (valueBytes + 16));
   }
 
@@ -269,26 +273,34 @@ final class Scenarios {
       for (int p = 0; p < partitions; p++) {
         writers[p] = log.openWriter(p, options);
       }
+      AtomicReference<Throwable> failed = new AtomicReference<>();
       long t0 = System.nanoTime();
       Thread[] ts = new Thread[threads];
       for (int t = 0; t < threads; t++) {
         int tt = t;
         ts[t] = new Thread(() -> {
-          List<PartitionWriter> owned = new ArrayList<>();
-          for (int p = tt; p < partitions; p += threads) {
-            owned.add(writers[p]);
-          }
-          long j = 0;
-          for (int pass = 0; pass < passes; pass++) {
-            for (int i = tt; i < built.length; i += threads, j++) {
-              owned.get((int) (j % owned.size())).append(built[i]);
+          try {
+            List<PartitionWriter> owned = new ArrayList<>();
+            for (int p = tt; p < partitions; p += threads) {
+              owned.add(writers[p]);
             }
+            long j = 0;
+            for (int pass = 0; pass < passes; pass++) {
+              for (int i = tt; i < built.length; i += threads, j++) {
+                owned.get((int) (j % owned.size())).append(built[i]);
+              }
+            }
+          } catch (RuntimeException | Error e) {
+            failed.compareAndSet(null, e);
           }
         });
         ts[t].start();
       }
       for (Thread t : ts) {
         t.join();
+      }
+      if (failed.get() != null) {
+        throw new IllegalStateException("an appending thread failed", failed.get());
       }
       for (PartitionWriter w : writers) {
         w.flush();
