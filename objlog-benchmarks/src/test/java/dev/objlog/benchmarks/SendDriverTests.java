@@ -3,6 +3,7 @@ package dev.objlog.benchmarks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -72,10 +73,12 @@ class SendDriverTests {
     };
     int perSecond = 1000;
     SendDriver.Run run = SendDriver.fixedRate(sender, VALUES, 5, perSecond);
-    // record 1 was due 1 ms after record 0 but could only be sent once record 0's send returned:
-    // measured from its send call it would be ~0 ms, from its scheduled time at least the stall
+    // record 0's own latency holds the stall either way; record 1 was due 1 ms after it but could only
+    // be sent once record 0's send returned: measured from its send call it would be ~0 ms, from its
+    // scheduled time it is at least the stall less the gap. So the two largest latencies hold it.
     double lowerBound = stallNs[0] / 1e6 - 1000.0 / perSecond;
-    assertTrue(run.sortedMs()[run.sortedMs().length - 1] >= lowerBound, "latencies " + java.util.Arrays.toString(run.sortedMs()));
+    double[] ms = run.sortedMs();
+    assertTrue(ms[ms.length - 2] >= lowerBound, "latencies " + Arrays.toString(ms) + ", stall " + stallNs[0] / 1e6);
     assertTrue(run.maxLateMs() >= lowerBound, "late by " + run.maxLateMs());
   }
 }
