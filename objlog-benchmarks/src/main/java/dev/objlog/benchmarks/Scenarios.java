@@ -10,7 +10,6 @@ import com.github.luben.zstd.ZstdDecompressCtx;
 import dev.objlog.AppendResult;
 import dev.objlog.LogRecord;
 import dev.objlog.Objlog;
-import dev.objlog.ObjlogOptions;
 import dev.objlog.PartitionWriter;
 import dev.objlog.WriterOptions;
 import dev.objlog.format.HashAlgorithm;
@@ -36,9 +35,6 @@ import dev.objlog.read.ReadResult;
 import dev.objlog.read.ReaderOptions;
 import dev.objlog.read.Tailer;
 import dev.objlog.read.Watch;
-import dev.objlog.spring.core.ObjlogStream;
-import dev.objlog.spring.core.ObjlogStreams;
-import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.store.ListPage;
 import dev.objlog.store.ObjectMetadata;
 import dev.objlog.store.ObjectStore;
@@ -61,7 +57,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,13 +64,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
-import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
-/** The harness scenarios. Each returns its figures, checks against the targets, and prose. */
+/** The harness scenarios P1–P7 and CATALOG (P8: {@link ProducerScenario}). Each returns its figures, checks against the targets, and prose. */
 final class Scenarios {
   private final boolean smoke;
   private final Path imgDir;
