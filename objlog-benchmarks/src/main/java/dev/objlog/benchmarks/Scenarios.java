@@ -65,7 +65,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
-/** The harness scenarios P1–P7 and CATALOG (P8: {@link ProducerScenario}). Each returns its figures, checks against the targets, and prose. */
+/**
+ * The harness scenarios P1–P7 and CATALOG (P8 is {@link ProducerScenario}). Each returns its figures, checks
+ * against the issue's targets, and prose.
+ */
 final class Scenarios {
   private final boolean smoke;
   private final Path imgDir;
