@@ -47,6 +47,11 @@ final class Data {
    * envelope (timestamp, header length 0, value length) then the value, cut at {@code blockBytes}.
    */
   static byte[][] rawBlocks(byte[] pool, long records, int valueBytes, int blockBytes, long ts0) {
+    return rawBlocks(pool, records, valueBytes, blockBytes, ts0, 1);
+  }
+
+  /** As {@link #rawBlocks(byte[], long, int, int, long)}, record i stamped {@code ts0 + i * tsStep}. */
+  static byte[][] rawBlocks(byte[] pool, long records, int valueBytes, int blockBytes, long ts0, long tsStep) {
     int recordBytes = valueBytes + 16;
     int perBlock = Math.max(1, blockBytes / recordBytes);
     int blocks = (int) ((records + perBlock - 1) / perBlock);
@@ -56,7 +61,7 @@ final class Data {
       int n = (int) Math.min(perBlock, records - i);
       ByteBuffer buf = ByteBuffer.allocate(n * recordBytes);
       for (int k = 0; k < n; k++, i++) {
-        buf.putLong(ts0 + i).putInt(0).putInt(valueBytes).put(value(pool, i, valueBytes));
+        buf.putLong(ts0 + i * tsStep).putInt(0).putInt(valueBytes).put(value(pool, i, valueBytes));
       }
       out[b] = buf.array();
     }

@@ -101,6 +101,7 @@ public final class Harness {
     EndToEndScenarios endToEnd = new EndToEndScenarios(context);
     ScaleScenarios scale = new ScaleScenarios(context);
     RemoteScenarios remote = new RemoteScenarios(context);
+    ProducerScenario producers = new ProducerScenario(context);
     Map<String, Object> env = environment(smoke, args);
     Map<String, Object> results = new LinkedHashMap<>();
     Map<String, String> blocks = new LinkedHashMap<>();
@@ -123,7 +124,7 @@ public final class Harness {
           case "P6" -> scenarios.p6();
           case "P7" -> scenarios.p7();
           case "CATALOG" -> scenarios.catalog();
-          case "P8" -> scenarios.p8();
+          case "P8" -> producers.p8();
           case "P9" -> listeners.p9();
           case "P9R" -> listeners.p9Replay();
           case "P10" -> endToEnd.p10();

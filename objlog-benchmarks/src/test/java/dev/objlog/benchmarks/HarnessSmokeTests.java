@@ -39,6 +39,19 @@ class HarnessSmokeTests {
       assertTrue(md.contains("<!-- harness:" + id + ":begin -->"), "markdown lacks " + id);
       assertTrue(md.contains("\n| " + id + " | "), "summary table lacks " + id);
     }
+    // issue 23: the producer's latency targets, P1's every configuration, P6's format floor
+    for (String line : new String[] {"| P8 | fixed rate 2000 records/s: p99 send→ack from the scheduled send",
+        "| P8 | fixed rate 20000 records/s: p99 send→ack from the scheduled send", "| P8 | saturation (",
+        "| P1 | append→commit ≥ 0.8× raw zstd, same threads, every configuration",
+        "| P6 | other process ≤ poll + 2 store round trips + 10 ms p99"}) {
+      assertTrue(md.contains(line), "summary table lacks " + line);
+    }
+    String p1 = md.substring(md.indexOf("| P1 | append→commit ≥ 0.8× raw zstd, same threads, every configuration"));
+    p1 = p1.substring(0, p1.indexOf('\n'));
+    for (String config : new String[] {"1 KiB L1 p1 ", "1 KiB L1 p8 ", "1 KiB L3 p1 ", "1 KiB L3 p8 ", "16 KiB L1 p1 ",
+        "16 KiB L1 p8 ", "16 KiB L3 p1 ", "16 KiB L3 p8 "}) {
+      assertTrue(p1.contains(config), "P1's summary line lacks " + config + ": " + p1);
+    }
     for (String png : new String[] {"p1-throughput.png", "p2-replay.png", "p3-flush.png", "p6-tail.png",
         "p7-memory.png", "catalog-scale.png", "p8-kafka.png", "p9-listeners.png", "p9-replay.png",
         "p10-end-to-end.png", "scale-partitions.png", "scale-record-size.png", "p10x-other-process.png"}) {
