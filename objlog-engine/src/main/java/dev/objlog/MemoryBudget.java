@@ -39,6 +39,15 @@ import java.util.Objects;
  * budget, the bytes it wanted and got, and what to change; the Spring starter checks at startup
  * that the writers of every configured stream fit their budget and fails startup otherwise.
  *
+ * <p>What writers hold outside the count is bounded: a block's raw buffer starts small and
+ * doubles with its records up to the block size, so an open block, or a cut block waiting for
+ * its seal, holds a buffer of at most twice its counted raw bytes plus 16 KiB (a batch that
+ * already filled a block may start its next one in a whole-block spare instead). Per open log,
+ * not per writer: at most {@code max(2, available processors)} idle zstd compression contexts
+ * (native memory, one per seal running beyond that while it runs, all freed by {@code
+ * Objlog.close}) and as many spare whole-block buffers; {@link #zstdContexts()} counts the
+ * contexts.
+ *
  * <p>Pass one budget to every {@link ObjlogOptions} of a process (the Spring starter makes one per
  * application context, property {@code objlog.memory.budget}). Options built without one share
  * {@link #processDefault()}, so opening many logs with default options still gives one envelope.
@@ -208,8 +217,10 @@ public final class MemoryBudget {
   }
 
   /**
-   * Native zstd decompression contexts readers on this budget keep open now (native memory the
-   * heap does not show; each reader keeps at most 8 and frees them when it closes).
+   * Native zstd contexts the logs on this budget keep open now (native memory the heap does not
+   * show): readers' decompression contexts (at most 8 per reader, freed when it closes) and
+   * writers' compression contexts (shared by the writers of a log: one per seal running, at most
+   * {@code max(2, available processors)} kept idle, freed when the log closes).
    */
   public long zstdContexts() {
     return pool.zstdContexts();

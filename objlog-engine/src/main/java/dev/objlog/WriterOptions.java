@@ -210,7 +210,8 @@ public record WriterOptions(
    * @param sealExecutor where blocks are sealed and segments uploaded; null means the log's
    *     scheduler for sealing and the log's store I/O threads for uploads (which block on the store)
    * @param sealParallelism how many blocks of this writer may be sealed at once (each seal holds a
-   *     zstd context and up to two blocks of memory); 0 means min(2, available processors)
+   *     zstd context, lent by the log's shared ones for that seal, and up to two blocks of memory); 0
+   *     means min(2, available processors)
    */
   public record Pipeline(int blockBytes, Codec codec, int zstdLevel, HashAlgorithm hashAlgorithm,
       @Nullable Executor sealExecutor, int sealParallelism) {

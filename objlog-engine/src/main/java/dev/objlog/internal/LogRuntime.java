@@ -13,6 +13,7 @@ import dev.objlog.internal.memory.MemoryMeters;
 import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.internal.metrics.MetricNames;
 import dev.objlog.internal.retention.RetentionHolds;
+import dev.objlog.internal.writer.SealResources;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,6 +46,7 @@ public final class LogRuntime {
   private final LocalCommitBus commitBus;
   private final Map<Integer, PartitionCatalog> catalogs = new ConcurrentHashMap<>();
   private final RetentionHolds retentionHolds = new RetentionHolds();
+  private final SealResources sealResources;
 
   /** A runtime whose blocking store requests run on {@code scheduler} too. */
   public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,
@@ -75,6 +77,7 @@ public final class LogRuntime {
         .sleeper(options.sleeper())
         .build(), memory);
     this.commitBus = LocalCommitBus.of(store);
+    this.sealResources = new SealResources(memory);
     MemoryMeters.bind(options.meterRegistry(), memory);
   }
 
@@ -129,11 +132,18 @@ public final class LogRuntime {
   }
 
   /**
-   * Returns the memory the log's own caches hold (catalog pages) to the pool; called by {@code
-   * Objlog.close} after its readers closed. Writers still open keep working, uncached.
+   * Returns the memory the log's own caches hold (catalog pages) to the pool and frees the
+   * writers' idle zstd contexts; called by {@code Objlog.close} after its readers closed. Writers
+   * still open keep working, uncached, and free each sealer after its seal.
    */
   public void close() {
     catalogStore.close();
+    sealResources.close();
+  }
+
+  /** The block sealers and spare block buffers every writer of this log shares. */
+  public SealResources sealResources() {
+    return sealResources;
   }
 
   public CatalogStore catalogStore() {

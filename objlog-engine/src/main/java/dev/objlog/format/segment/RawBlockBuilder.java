@@ -31,14 +31,23 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Input errors ({@link InvalidArgumentException}) are detected before any state changes, so the
  * builder stays usable after rejecting a record. The open block's buffer is handed over with the
- * block; {@link #recycle} offers a finished buffer back so a sequential caller allocates nothing
- * per block.
+ * block; {@link #recycle} offers a finished whole-block buffer back so a sequential caller
+ * allocates nothing per block.
+ *
+ * <p>Memory follows the data: a block without a recycled buffer starts with room for {@value
+ * #INITIAL_BLOCK_BYTES} bytes of records (or the first record) and doubles as records arrive, up
+ * to the target block size (a single larger record gets exactly its size), so a block holding a
+ * few records never holds a whole block of heap. The buffer's size never changes the bytes.
  *
  * <p>Thread-safety: not thread-safe; one thread at a time (the blocks it returns may go anywhere).
  */
 public final class RawBlockBuilder {
+  /** Room for records a new block's buffer starts with (unless the target is smaller). */
+  public static final int INITIAL_BLOCK_BYTES = 16 * 1024;
+
   private final int target;
   private final int initialCapacity;
+  private final int fullCapacity;
 
   private byte @Nullable [] raw;
   private byte @Nullable [] spare;
@@ -63,7 +72,25 @@ public final class RawBlockBuilder {
           + MAX_RAW_BLOCK_SIZE);
     }
     this.target = targetBlockSize;
-    this.initialCapacity = BLOCK_PREAMBLE_SIZE + Math.min(targetBlockSize, 1024 * 1024);
+    this.initialCapacity = BLOCK_PREAMBLE_SIZE + Math.min(targetBlockSize, INITIAL_BLOCK_BYTES);
+    this.fullCapacity = fullBufferLength(targetBlockSize);
+  }
+
+  /**
+   * The length of a buffer that holds a whole block of {@code targetBlockSize} raw bytes with its
+   * preamble reserve: the size a block's buffer grows to, and the least {@link #recycle} keeps.
+   */
+  public static int fullBufferLength(int targetBlockSize) {
+    return BLOCK_PREAMBLE_SIZE + targetBlockSize;
+  }
+
+  /**
+   * Whether appending a record of {@code encodedSize} bytes (see {@link #encodedSize}) would close
+   * the open block first (the sealing rule of the class comment): a caller with a spare buffer
+   * {@linkplain #recycle offers} it now, for the block that record opens.
+   */
+  public boolean closesBlock(long encodedSize) {
+    return blockRecords > 0 && (rawLen + encodedSize > target || rawLen + encodedSize > MAX_RAW_BLOCK_SIZE);
   }
 
   /**
@@ -100,8 +127,7 @@ public final class RawBlockBuilder {
       byte @Nullable [] value, @Nullable ByteBuffer valueBuffer) {
     int valueLen = value != null ? value.length : Objects.requireNonNull(valueBuffer, "value").remaining();
     int size = validate(lsn, timestampMs, headers, valueLen);
-    boolean close = blockRecords > 0
-        && (rawLen + (long) size > target || rawLen + (long) size > MAX_RAW_BLOCK_SIZE);
+    boolean close = closesBlock(size);
     if (close && blocksClosed + 2 > MAX_BLOCK_COUNT) {
       throw new InvalidArgumentException("segment would exceed " + MAX_BLOCK_COUNT + " blocks");
     }
@@ -141,10 +167,11 @@ public final class RawBlockBuilder {
 
   /**
    * Offers a buffer back once its block is sealed and its bytes consumed; the next block may reuse
-   * it. The caller must not touch it afterwards.
+   * it. Kept only if it holds a whole block ({@link #fullBufferLength}) and none is kept yet. The
+   * caller must not touch it afterwards.
    */
   public void recycle(byte[] buffer) {
-    if (spare == null && buffer.length >= initialCapacity && buffer != raw) {
+    if (spare == null && buffer.length >= fullCapacity && buffer != raw) {
       spare = buffer;
     }
   }
@@ -228,7 +255,9 @@ public final class RawBlockBuilder {
       spare = null;
     }
     if (need > b.length) {
-      int grown = (int) Math.min((long) BLOCK_PREAMBLE_SIZE + MAX_RAW_BLOCK_SIZE, 2L * b.length);
+      // Doubling keeps the copies to about one block's bytes; the target caps it, since a block
+      // closes there (only its first record may pass it, and that gets its own size).
+      int grown = (int) Math.min(fullCapacity, 2L * b.length);
       b = Arrays.copyOf(b, Math.max(need, grown));
     }
     raw = b;

@@ -38,6 +38,6 @@ public final class MemoryMeters {
         .baseUnit("bytes").description("bytes caches evicted so that writers could grow")
         .register(registry);
     Gauge.builder(MetricNames.MEMORY_ZSTD_CONTEXTS, pool, MemoryPool::zstdContexts)
-        .description("native zstd decompression contexts readers keep open").register(registry);
+        .description("native zstd contexts readers and writers keep open").register(registry);
   }
 }

@@ -132,7 +132,7 @@ public final class MemoryPool {
     return reclaimed.sum();
   }
 
-  /** Native zstd contexts readers on this pool keep open now. */
+  /** Native zstd contexts readers and writers on this pool keep open now. */
   public long zstdContexts() {
     return zstdContexts.get();
   }

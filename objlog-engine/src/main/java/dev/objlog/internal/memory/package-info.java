@@ -4,7 +4,7 @@
  *
  * <p><b>Owns</b>: the pool's capacity, per-account reservations, borrowing beyond them, the
  * wake-ups of waiters, cache accounts (admission, release, by part) and asking caches to evict
- * when a writer needs their bytes; the count of readers' native zstd contexts. <b>Does not
+ * when a writer needs their bytes; the count of readers' and writers' native zstd contexts. <b>Does not
  * own</b>: what a writer counts as held (its worst-case pending bytes, {@code
  * internal.writer.Batcher}), what it does when the pool is full (its backpressure policy), or
  * which entries a cache evicts ({@code internal.cache.ByteWeightedCache}).

@@ -48,7 +48,7 @@ public final class MetricNames {
   public static final String MEMORY_WRITER_WAIT = "objlog.memory.writer.wait";
   /** Function counter: bytes caches evicted so that writers could grow. */
   public static final String MEMORY_RECLAIMED = "objlog.memory.reclaimed";
-  /** Gauge: native zstd decompression contexts readers keep open. */
+  /** Gauge: native zstd contexts readers (decompression) and writers (compression) keep open. */
   public static final String MEMORY_ZSTD_CONTEXTS = "objlog.memory.zstd.contexts";
 
   // reader

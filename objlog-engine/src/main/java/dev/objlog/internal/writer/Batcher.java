@@ -191,6 +191,11 @@ final class Batcher {
           batch = newBatch();
         }
         long lsn = nextLsn;
+        if (batch.builder.closesBlock(size)) {
+          // A batch that fills blocks is a stream: its next block starts in a whole-block spare.
+          // A new batch's first block starts small instead, so short batches hold little heap.
+          pipeline.offerSpare(batch);
+        }
         RawBlock full;
         try {
           full = batch.builder.append(lsn, record.timestampMs(), headers, value);
@@ -204,7 +209,6 @@ final class Batcher {
         }
         if (full != null) {
           pipeline.seal(batch, full);
-          pipeline.offerSpare(batch);
         }
         if (active == null) {
           active = batch;
@@ -264,7 +268,6 @@ final class Batcher {
         p.codec(), p.hashAlgorithm(), p.zstdLevel(), p.blockBytes(), clock.millis(), uuid, writerTag);
     Segment batch = new Segment(nextLsn, uuid, keys.segment(nextLsn, epoch, uuid), encoderOptions,
         ticker.read());
-    pipeline.offerSpare(batch);
     return batch;
   }
 

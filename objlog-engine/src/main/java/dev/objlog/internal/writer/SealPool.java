@@ -4,6 +4,7 @@ import dev.objlog.format.HashAlgorithm;
 import dev.objlog.format.segment.BlockSealer;
 import dev.objlog.format.segment.Codec;
 import dev.objlog.format.segment.RawBlock;
+import dev.objlog.format.segment.RawBlockBuilder;
 import dev.objlog.format.segment.SealedBlock;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -15,14 +16,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs a writer's block seals on its executor, at most {@code parallelism} at once, started in
  * submission order (completion order is free), one executor task per seal, each with a {@link
- * BlockSealer} borrowed from a pool (one zstd context per concurrent seal, created on demand, so at
- * most {@code parallelism} of them). If the executor refuses a task, {@code onRejected} hears of it
- * (the writer fails: queued seals would otherwise never run).
+ * BlockSealer} borrowed for that seal from the log's {@link SealResources} (shared by every writer
+ * of the log, so native zstd contexts follow the seals running at once, not the number of
+ * writers). If the executor refuses a task, {@code onRejected} hears of it (the writer fails:
+ * queued seals would otherwise never run).
  * Bounded parallelism is the pool's own, whatever the executor's size: a shared scheduler is not
  * flooded, and compression cannot take every core from the appending threads.
  *
- * <p>Also keeps one raw block buffer that sealing (zstd) or a cut freed, so the appending thread
- * can reuse it instead of allocating and zeroing a new one per block.
+ * <p>A whole block's raw buffer that a zstd seal freed goes to the log's spares, so a writer's next
+ * block can reuse it instead of allocating and zeroing a new one; the pool keeps none of its own.
  *
  * <p>Thread-safety: safe for concurrent use.
  */
@@ -32,22 +34,23 @@ final class SealPool {
   private final Codec codec;
   private final int level;
   private final HashAlgorithm hash;
+  /** A raw buffer at least this long holds a whole block: only those are worth keeping as spares. */
+  private final int wholeBlock;
+  private final SealResources resources;
   private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger running = new AtomicInteger();
-  private final ConcurrentLinkedQueue<BlockSealer> idle = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<byte[]> spareBuffers = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger spareCount = new AtomicInteger();
   private final Consumer<RejectedExecutionException> onRejected;
-  private volatile boolean closed;
 
-  SealPool(Executor executor, int parallelism, Codec codec, int level, HashAlgorithm hash,
-      Consumer<RejectedExecutionException> onRejected) {
+  SealPool(Executor executor, int parallelism, Codec codec, int level, HashAlgorithm hash, int blockBytes,
+      SealResources resources, Consumer<RejectedExecutionException> onRejected) {
     this.executor = executor;
     this.onRejected = onRejected;
     this.parallelism = parallelism;
     this.codec = codec;
     this.level = level;
     this.hash = hash;
+    this.wholeBlock = RawBlockBuilder.fullBufferLength(blockBytes);
+    this.resources = resources;
   }
 
   /** {@code configured}, or min(2, available processors) when it is 0. */
@@ -135,14 +138,12 @@ final class SealPool {
   }
 
   /**
-   * Seals one block with a pooled sealer. A codec-none block whose buffer is much larger than the
-   * block is copied to its size, since sealed blocks are retained until their segment is uploaded.
+   * Seals one block with a sealer borrowed for it. A codec-none block whose buffer is much larger
+   * than the block is copied to its size, since sealed blocks are retained until their segment is
+   * uploaded.
    */
   SealedBlock seal(RawBlock raw) {
-    BlockSealer sealer = idle.poll();
-    if (sealer == null) {
-      sealer = new BlockSealer(codec, level, hash);
-    }
+    BlockSealer sealer = resources.borrow(codec, level, hash);
     try {
       SealedBlock sealed = sealer.seal(raw);
       if (codec == Codec.ZSTD) {
@@ -152,43 +153,19 @@ final class SealPool {
       int len = sealed.length();
       return sealed.bytes().length - len > (len >>> 3) + 64 ? sealed.compacted() : sealed;
     } finally {
-      if (closed) {
-        sealer.close();
-      } else {
-        idle.add(sealer);
-        if (closed && idle.remove(sealer)) {
-          sealer.close();
-        }
-      }
+      resources.giveBack(sealer);
     }
   }
 
-  /**
-   * Keeps {@code buffer} if no spare is kept yet. One is enough: the appending thread opens one
-   * block at a time, and every spare kept is a whole block of heap that no budget counts (a writer
-   * of many partitions keeping a few each held more than its pending bytes).
-   */
+  /** Offers a freed raw buffer to the log's spares if it holds a whole block of this writer. */
   void offerSpare(byte[] buffer) {
-    if (spareCount.compareAndSet(0, 1)) {
-      spareBuffers.add(buffer);
+    if (buffer.length >= wholeBlock) {
+      resources.offerSpare(buffer);
     }
   }
 
-  /** The raw buffer a seal or a cut freed, or null. */
+  /** A spare buffer for a whole block of this writer, or null. */
   byte @Nullable [] takeSpare() {
-    byte[] b = spareBuffers.poll();
-    if (b != null) {
-      spareCount.set(0);
-    }
-    return b;
-  }
-
-  /** Releases idle zstd contexts; a seal still running releases its own when it ends. Idempotent. */
-  void close() {
-    closed = true;
-    for (BlockSealer s; (s = idle.poll()) != null; ) {
-      s.close();
-    }
-    spareBuffers.clear();
+    return resources.takeSpare(wholeBlock);
   }
 }

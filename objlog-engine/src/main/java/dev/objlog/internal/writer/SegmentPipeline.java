@@ -79,7 +79,7 @@ final class SegmentPipeline {
   SegmentPipeline(ObjectStore store, Ticker ticker, ScheduledExecutorService scheduler,
       Executor sealExecutor, Executor drainExecutor, WriterOptions options, long epoch, byte[] writerTag,
       WriterMeters meters, ReentrantLock lock, BiConsumer<ObjlogException, String> fail,
-      Supplier<@Nullable ObjlogException> failure, Consumer<Segment> onReady) {
+      Supplier<@Nullable ObjlogException> failure, Consumer<Segment> onReady, SealResources sealResources) {
     this.store = store;
     this.ticker = ticker;
     this.scheduler = scheduler;
@@ -94,11 +94,14 @@ final class SegmentPipeline {
     this.onReady = onReady;
     WriterOptions.Pipeline p = options.pipeline();
     this.sealPool = new SealPool(sealExecutor, SealPool.resolveParallelism(p.sealParallelism()), p.codec(),
-        p.zstdLevel(), p.hashAlgorithm(), e -> fail.accept(new WriterClosedException(
+        p.zstdLevel(), p.hashAlgorithm(), p.blockBytes(), sealResources, e -> fail.accept(new WriterClosedException(
             "writer: the executor refused to seal; was the log closed?", e), "executor"));
   }
 
-  /** Hands a raw buffer that sealing freed to the batch's builder, to save allocating one. */
+  /**
+   * Hands a whole-block buffer that sealing freed (the log's spares) to the batch's builder, to
+   * save allocating one: for the block the next record opens.
+   */
   void offerSpare(Segment batch) {
     byte[] spare = sealPool.takeSpare();
     if (spare != null) {
@@ -107,8 +110,8 @@ final class SegmentPipeline {
   }
 
   /**
-   * At the cut: takes back the spare buffer the batch's builder was offered and did not use, so
-   * that a pending segment does not hold a block of heap until it commits.
+   * At the cut: gives the log's spares back the buffer the batch's builder was offered and did
+   * not use, so that a pending segment does not hold a block of heap until it commits.
    */
   void reclaimSpare(Segment batch) {
     byte[] spare = batch.builder.takeSpare();
@@ -394,11 +397,6 @@ final class SegmentPipeline {
   /** Bytes of raw and sealed blocks the pipeline holds now (tests). */
   long retainedBytes() {
     return retainedBytes.get();
-  }
-
-  /** Releases the sealers' native contexts. Idempotent. */
-  void close() {
-    sealPool.close();
   }
 
   /** A failed completion streams the segment again: back to SEALING (the stage model). */

@@ -85,7 +85,7 @@ public final class WriterEngine implements PartitionWriter {
         w -> w.gaugeSegments(), w -> w.gaugeBytes());
     this.pipeline = new SegmentPipeline(runtime.store(), runtime.ticker(), runtime.scheduler(), sealExecutor,
         drainExecutor, options, epoch, writerTag, meters, lock, this::fail, this::failureNow,
-        this::onReady);
+        this::onReady, runtime.sealResources());
     this.batcher = new Batcher(partition, epoch, writerTag, options, catalog.keys(), runtime.options().random(),
         runtime.clock(), runtime.ticker(), runtime.scheduler(), pipeline, meters, this::fail, lock,
         lock.newCondition(), WriterReservation.open(runtime.memory(), runtime.streamId(), partition, options), head.nextLsn(), last != null ? last.maxTimestampMs() : Long.MIN_VALUE);
@@ -186,7 +186,6 @@ public final class WriterEngine implements PartitionWriter {
       lock.unlock();
     }
     meters.close();
-    pipeline.close();
   }
 
   @Override

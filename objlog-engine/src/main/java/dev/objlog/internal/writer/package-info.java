@@ -11,7 +11,9 @@
  *
  * <p><b>Owns</b>: accepting records (LSN assignment, timestamp order, LSN exhaustion), batching
  * (records, raw bytes, age — fixed or adaptive), backpressure over cut-but-uncommitted segments,
- * segment keys and uuids, block sealing with bounded parallelism ({@code SealPool}), the streaming
+ * segment keys and uuids, block sealing with bounded parallelism ({@code SealPool}) and the
+ * sealers and spare block buffers a log's writers share ({@link
+ * dev.objlog.internal.writer.SealResources}, bounded whatever the writer count), the streaming
  * upload of each segment (create-only; a transient failure aborts it and restarts the whole
  * segment, same key and bytes, from the sealed blocks it retains until the upload completes), the
  * single ordered publisher with group commit, the writer's deadlines, commit futures, the

@@ -26,6 +26,7 @@ import dev.objlog.format.segment.SegmentEncoderOptions;
 import dev.objlog.format.segment.SegmentReader;
 import dev.objlog.format.segment.SegmentRecord;
 import dev.objlog.format.segment.SegmentTrailer;
+import dev.objlog.internal.memory.MemoryPool;
 import dev.objlog.internal.writer.WriterFixtures.Committed;
 import dev.objlog.internal.writer.WriterFixtures.StoreKind;
 import dev.objlog.store.ObjectStore;
@@ -260,7 +261,8 @@ class PipelinedWriterTests {
   void theSealPoolRunsAtMostItsParallelismAtOnceAndEveryJob() throws Exception {
     ExecutorService executor = Executors.newFixedThreadPool(6);
     try {
-      SealPool pool = new SealPool(executor, 2, Codec.ZSTD, 1, HashAlgorithm.XXH64, e -> { });
+      SealPool pool = new SealPool(executor, 2, Codec.ZSTD, 1, HashAlgorithm.XXH64, 64 << 10,
+          new SealResources(new MemoryPool(1 << 20)), e -> { });
       java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
       java.util.concurrent.atomic.AtomicInteger max = new java.util.concurrent.atomic.AtomicInteger();
       java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(200);
@@ -275,7 +277,6 @@ class PipelinedWriterTests {
       }
       assertThat(done.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
       assertThat(max.get()).isBetween(1, 2);
-      pool.close();
     } finally {
       executor.shutdownNow();
     }

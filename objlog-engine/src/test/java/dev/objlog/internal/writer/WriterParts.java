@@ -71,7 +71,7 @@ final class WriterParts implements AutoCloseable {
     LeafEntry last = head.lastSegment();
     this.meters = new WriterMeters(registry, Tags.empty(), this, p -> 0, p -> 0);
     this.pipeline = new SegmentPipeline(store, ticker, scheduler, scheduler, storeIo, options, epoch, tag,
-        meters, lock, this::fail, this::failure, this::onReady);
+        meters, lock, this::fail, this::failure, this::onReady, runtime.sealResources());
     this.batcher = new Batcher(PARTITION, epoch, tag, options, runtime.catalog(PARTITION).keys(),
         new SplittableRandom(16), clock, ticker, scheduler, pipeline, meters, this::fail, lock, lock.newCondition(),
         runtime.memory().open(Batcher.reservation(options)), head.nextLsn(), last != null ? last.maxTimestampMs() : Long.MIN_VALUE);

@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param borrowedBytes bytes writers hold beyond their reservations
  * @param reclaimedBytes bytes caches evicted so that writers could grow, so far
  * @param writerWaitSeconds time writers waited for the budget, summed
- * @param zstdContexts native zstd decompression contexts readers keep open
+ * @param zstdContexts native zstd contexts readers (decompression) and writers (compression) keep open
  *     <p>Thread-safety: immutable.
  */
 public record MemoryView(long capacityBytes, Map<String, Long> usedBytes, long cachedBytes,
