@@ -166,14 +166,36 @@ public record WriterOptions(
   }
 
   /**
-   * Lets the batch age limit follow the commit latency, for throughput-first writers: the delay
-   * becomes {@code multiplier ×} an exponential moving average of publish latency, clamped to
-   * {@code [min, max]}. While disabled, {@link BatchPolicy#maxDelay()} applies as given.
+   * Lets the batch age limit follow the time a segment takes to persist, for throughput-first
+   * writers (the rule of Skippr's S3 write-ahead log). Each batch's age limit, fixed when the
+   * batch takes its first record, is
+   *
+   * <pre>
+   * delay = max(min, min(multiplier × persist, max, fill))
+   * </pre>
+   *
+   * <ul>
+   *   <li>{@code persist}: a moving average (weight 0.2 for the newest) of each committed segment's
+   *       whole persist time, from its cut to its commit: sealing its last block, the upload,
+   *       waiting for earlier segments, the head swap. Until the first commit, {@link
+   *       BatchPolicy#maxDelay()} stands in for {@code multiplier × persist} (the cold value).
+   *   <li>{@code fill}: how long a whole batch ({@link BatchPolicy#maxRecords()} or {@link
+   *       BatchPolicy#maxBytes()}, whichever comes first) takes at the append rate seen so far: a
+   *       moving average of records and raw bytes per batch over the time between cuts, updated at
+   *       each cut (no cost per append). No cap before the first cut.
+   *   <li>{@code min} wins over both caps; a batch reaching {@code maxRecords} or {@code maxBytes}
+   *       is cut at once, as without adaptive delay, and explicit cuts and flushes cut as always.
+   * </ul>
+   *
+   * <p>The multiplier says how many persist times a batch collects: at 1 a batch fills while the
+   * previous one persists, so about one segment is in flight and a record waits up to about two
+   * persist times; at 4 (Skippr's "about four times") batches and the requests saved grow fourfold
+   * and so does the wait. While disabled, {@link BatchPolicy#maxDelay()} applies as given.
    *
    * @param enabled default false
    * @param min lower bound of the delay (default 1 ms)
    * @param max upper bound of the delay (default 250 ms)
-   * @param multiplier factor on the latency average (default 4)
+   * @param multiplier factor on the persist average (default 4)
    */
   public record AdaptiveDelay(boolean enabled, Duration min, Duration max, double multiplier) {
     public static final AdaptiveDelay DISABLED =
