@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * the smoke test does. Benchmarks are not tests: nothing here fails on a timing.
  */
 public final class Harness {
-  static final List<String> ORDER = List.of("P1", "P2", "P3", "P4", "P5", "P6", "P7", "CATALOG", "P8", "P9", "P9R", "P10");
+  static final List<String> ORDER = List.of("P1", "P2", "P3", "P4", "P5", "P6", "P7", "CATALOG", "P8", "P9", "P9R", "P10", "ADAPTIVE");
   static final String BEGIN = "<!-- harness:begin -->";
   static final String END = "<!-- harness:end -->";
 
@@ -94,6 +94,7 @@ public final class Harness {
     Scenarios scenarios = new Scenarios(context);
     ListenerScenarios listeners = new ListenerScenarios(context);
     EndToEndScenarios endToEnd = new EndToEndScenarios(context);
+    AdaptiveDelayScenario adaptive = new AdaptiveDelayScenario(context);
     Map<String, Object> env = environment(smoke, args);
     Map<String, Object> results = new LinkedHashMap<>();
     Map<String, String> blocks = new LinkedHashMap<>();
@@ -120,6 +121,7 @@ public final class Harness {
           case "P9" -> listeners.p9();
           case "P9R" -> listeners.p9Replay();
           case "P10" -> endToEnd.p10();
+          case "ADAPTIVE" -> adaptive.run();
           default -> throw new IllegalStateException(id);
         };
       } catch (Exception | AssertionError e) {

@@ -799,10 +799,7 @@ final class Scenarios {
         }
       }
       List<Long> sizes = s.segmentSizes();
-      long segPuts = 0;
-      for (long size : sizes) {
-        segPuts += size <= partSize ? 1 : (size + partSize - 1) / partSize + 2;
-      }
+      long segPuts = s.s3SegmentPuts(partSize);
       long pagePuts = s.count("PUT_IF_ABSENT", MeteredStore.Kind.PAGE);
       long headPuts = s.count("CAS", MeteredStore.Kind.HEAD);
       long gets = s.gets();
