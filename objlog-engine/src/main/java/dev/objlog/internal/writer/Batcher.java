@@ -44,8 +44,9 @@ import org.jspecify.annotations.Nullable;
  * the batch being built, cuts batches into segments by records, raw bytes or age (fixed, or
  * following the persist time and the append rate when adaptive: {@link FlushDelay}), and applies
  * backpressure over the cut segments not yet committed ({@code maxPendingSegments}, {@code
- * maxPendingBytes} worst-case bytes, the batch being built included). Framing a record is all {@code append} does under the lock; full blocks
- * and the cut's last block go to the {@link SegmentPipeline}.
+ * maxPendingBytes} worst-case bytes, the batch being built included). Framing a record is all
+ * {@code append} does under the lock; full blocks and the cut's last block go to the {@link
+ * SegmentPipeline}.
  *
  * <p>The same worst-case bytes (cut segments plus the batch being built) are held in the writer's
  * account of the shared {@link MemoryPool}: it grows before a record is framed and shrinks as
