@@ -40,7 +40,10 @@ final class FlushDelay {
     this.adaptive = adaptive;
   }
 
-  /** A batch of {@code records} and {@code rawBytes}, first record at {@code firstNanos}, was cut at {@code nowNanos}. */
+  /**
+   * A batch of {@code records} and {@code rawBytes}, whose first record came at {@code firstNanos},
+   * was cut at {@code nowNanos}.
+   */
   void onCut(long records, long rawBytes, long firstNanos, long nowNanos) {
     long since = cutBefore ? lastCutNanos : firstNanos;
     cutBefore = true;

@@ -71,7 +71,8 @@ class AdaptiveDelayTests {
   @Test
   void theDelayIsTheColdValueUntilTheFirstCommitThenMultiplierTimesThePersistTime() {
     try (Objlog log = open()) {
-      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION, adaptive(1000, 64L << 20, Duration.ofMillis(1), 2.0));
+      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION,
+          adaptive(1000, 64L << 20, Duration.ofMillis(1), 2.0));
       assertThat(writer.batchDelay()).as("before any record: the batch policy's maxDelay").isEqualTo(COLD);
 
       persistTakes(Duration.ofMillis(70), Duration.ofMillis(30));
@@ -80,7 +81,8 @@ class AdaptiveDelayTests {
       assertThat(writer.batchDelay()).as("cut, not committed yet: still the cold value").isEqualTo(COLD);
 
       commit(writer);
-      assertDelay(writer, Duration.ofMillis(200), "2 × the first persist time (70 ms upload + 30 ms head swap)");
+      assertDelay(writer, Duration.ofMillis(200),
+          "2 × the first persist time (70 ms upload + 30 ms head swap)");
       writer.close();
     }
     assertThat(readCommitted(store, PARTITION).values()).containsExactly("a");
@@ -89,7 +91,8 @@ class AdaptiveDelayTests {
   @Test
   void theDelayMovesTowardsEachNewPersistTimeAsAMovingAverage() {
     try (Objlog log = open()) {
-      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION, adaptive(1000, 64L << 20, Duration.ofMillis(1), 1.0));
+      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION,
+          adaptive(1000, 64L << 20, Duration.ofMillis(1), 1.0));
       persistTakes(Duration.ofMillis(80), Duration.ofMillis(20));
       writer.append(record(1, "a"));
       commit(writer);
@@ -117,7 +120,8 @@ class AdaptiveDelayTests {
   @Test
   void theDelayCountsTheWholePersistTimeFromCutToCommitNotOnlyTheHeadSwap() {
     try (Objlog log = open()) {
-      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION, adaptive(1000, 64L << 20, Duration.ofMillis(1), 1.0));
+      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION,
+          adaptive(1000, 64L << 20, Duration.ofMillis(1), 1.0));
       persistTakes(Duration.ofMillis(300), Duration.ofMillis(5));
       writer.append(record(1, "a"));
       commit(writer);
@@ -129,7 +133,8 @@ class AdaptiveDelayTests {
   @Test
   void theDelayIsCappedByTheTimeABatchTakesToFillAtTheAppendRate() {
     try (Objlog log = open()) {
-      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION, adaptive(10, 64L << 20, Duration.ofMillis(1), 1.0));
+      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION,
+          adaptive(10, 64L << 20, Duration.ofMillis(1), 1.0));
       persistTakes(Duration.ofSeconds(1), Duration.ZERO);
       // 5 records in 100 ms: a batch of 10 fills in 200 ms.
       for (int i = 0; i < 5; i++) {
@@ -137,7 +142,8 @@ class AdaptiveDelayTests {
         ticker.advance(Duration.ofMillis(20));
       }
       commit(writer);
-      assertDelay(writer, Duration.ofMillis(200), "the fill time of a whole batch, below 1 × the 1 s persist time");
+      assertDelay(writer, Duration.ofMillis(200),
+          "the fill time of a whole batch, below 1 × the 1 s persist time");
       writer.close();
     }
   }
@@ -145,7 +151,8 @@ class AdaptiveDelayTests {
   @Test
   void theFillTimeCountsRawBytesWhenTheyFillABatchFirst() {
     try (Objlog log = open()) {
-      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION, adaptive(1000, 1000, Duration.ofMillis(1), 1.0));
+      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION,
+          adaptive(1000, 1000, Duration.ofMillis(1), 1.0));
       persistTakes(Duration.ofSeconds(1), Duration.ZERO);
       writer.append(record(1, "x".repeat(100)));
       ticker.advance(Duration.ofMillis(50));
@@ -161,7 +168,8 @@ class AdaptiveDelayTests {
   @Test
   void theLowerBoundWinsOverTheFillTime() {
     try (Objlog log = open()) {
-      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION, adaptive(10, 64L << 20, Duration.ofMillis(30), 1.0));
+      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION,
+          adaptive(10, 64L << 20, Duration.ofMillis(30), 1.0));
       persistTakes(Duration.ofSeconds(1), Duration.ZERO);
       // 5 records in 10 ms: a batch fills in 20 ms, under the 30 ms lower bound.
       writer.append(record(1, "a"));
@@ -179,7 +187,8 @@ class AdaptiveDelayTests {
   @Test
   void aFullBatchIsCutAtOnceWithoutWaitingForItsAgeLimit() {
     try (Objlog log = open()) {
-      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION, adaptive(3, 64L << 20, Duration.ofMillis(1), 4.0));
+      WriterEngine writer = (WriterEngine) log.openWriter(PARTITION,
+          adaptive(3, 64L << 20, Duration.ofMillis(1), 4.0));
       writer.append(record(1, "a"));
       writer.append(record(2, "b"));
       assertThat(writer.state().bufferedRecords()).isEqualTo(2);
