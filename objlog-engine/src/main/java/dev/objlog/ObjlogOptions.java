@@ -35,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  *     snapshot markers). Never used to measure elapsed time, so a wall-clock jump does not end a
  *     writer's deadline early or late
  * @param ticker elapsed time: every deadline, timeout and age the log measures ("time since": a
- *     segment's finalize deadline, a commit's publish deadline, publish latency for the adaptive
- *     batch delay, a tailer's wait). Default {@link Ticker#SYSTEM} ({@link System#nanoTime()})
+ *     segment's finalize deadline, a commit's publish deadline, persist time and append rate for
+ *     the adaptive batch delay, a tailer's wait). Default {@link Ticker#SYSTEM} ({@link System#nanoTime()})
  * @param sleeper how retries and backoffs wait (replace together with the clock, ticker and
  *     scheduler for virtual time)
  * @param scheduler runs background work (batch timers, uploads, the watch poller); {@code null}

@@ -38,7 +38,7 @@ import java.util.regex.Pattern;
  */
 public final class Harness {
   static final List<String> ORDER = List.of("P1", "P2", "P3", "P4", "P5", "P6", "P7", "CATALOG", "P8", "P9", "P9R", "P10",
-      "SCALE", "CATALOG10M", "S3COST", "P10X");
+      "SCALE", "CATALOG10M", "S3COST", "P10X", "ADAPTIVE");
   /** Scenarios that take minutes: they run only when {@code --only} names them, never in a full or smoke run. */
   static final Set<String> ON_DEMAND = Set.of("CATALOG10M");
   static final String BEGIN = "<!-- harness:begin -->";
@@ -102,6 +102,7 @@ public final class Harness {
     ScaleScenarios scale = new ScaleScenarios(context);
     RemoteScenarios remote = new RemoteScenarios(context);
     ProducerScenario producers = new ProducerScenario(context);
+    AdaptiveDelayScenario adaptive = new AdaptiveDelayScenario(context);
     Map<String, Object> env = environment(smoke, args);
     Map<String, Object> results = new LinkedHashMap<>();
     Map<String, String> blocks = new LinkedHashMap<>();
@@ -132,6 +133,7 @@ public final class Harness {
           case "CATALOG10M" -> scale.catalog10m();
           case "S3COST" -> remote.s3Cost();
           case "P10X" -> remote.p10OtherProcess();
+          case "ADAPTIVE" -> adaptive.run();
           default -> throw new IllegalStateException(id);
         };
       } catch (Exception | AssertionError e) {

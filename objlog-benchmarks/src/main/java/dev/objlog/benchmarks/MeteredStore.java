@@ -98,6 +98,19 @@ final class MeteredStore implements ObjectStore {
     return java.util.List.copyOf(segmentSizes);
   }
 
+  /**
+   * PUT-class requests the segments uploaded since the last reset cost on S3 (the S3 adapter's
+   * model): a segment of at most one part is one conditional PutObject, a larger one a multipart
+   * upload of N parts, N + 2 requests.
+   */
+  long s3SegmentPuts(long partSize) {
+    long puts = 0;
+    for (long size : segmentSizes) {
+      puts += size <= partSize ? 1 : (size + partSize - 1) / partSize + 2;
+    }
+    return puts;
+  }
+
   void reset() {
     counts.clear();
     segmentSizes.clear();

@@ -43,10 +43,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The writer's front stage: accepts records (LSN assignment, timestamp order, LSN exhaustion) into
  * the batch being built, cuts batches into segments by records, raw bytes or age (fixed, or
- * following the publish latency when adaptive), and applies backpressure over the cut segments not
- * yet committed ({@code maxPendingSegments}, {@code maxPendingBytes} worst-case bytes, the batch
- * being built included). Framing a record is all {@code append} does under the lock; full blocks
- * and the cut's last block go to the {@link SegmentPipeline}.
+ * following the persist time and the append rate when adaptive: {@link FlushDelay}), and applies
+ * backpressure over the cut segments not yet committed ({@code maxPendingSegments}, {@code
+ * maxPendingBytes} worst-case bytes, the batch being built included). Framing a record is all
+ * {@code append} does under the lock; full blocks and the cut's last block go to the {@link
+ * SegmentPipeline}.
  *
  * <p>The same worst-case bytes (cut segments plus the batch being built) are held in the writer's
  * account of the shared {@link MemoryPool}: it grows before a record is framed and shrinks as
@@ -63,7 +64,6 @@ import org.jspecify.annotations.Nullable;
  * (shared with the publisher); methods named {@code ...Locked} expect the caller to hold it.
  */
 final class Batcher {
-  private static final double EMA_WEIGHT = 0.2;
   /**
    * The last LSN a record can be committed with: a head's next LSN must stay below the reserved
    * 2^64−1, so a segment may end at 2^64−3 at most (as in Go objlog).
@@ -98,7 +98,7 @@ final class Batcher {
   private @Nullable ObjlogException failure;
   private boolean closed;
   private @Nullable CompletableFuture<PartitionHead> lastCut;
-  private double latencyEmaNanos = -1;
+  private final FlushDelay flushDelay;
 
   Batcher(int partition, long epoch, byte[] writerTag, WriterOptions options, PartitionKeys keys,
       RandomGenerator random, Clock clock, Ticker ticker, ScheduledExecutorService scheduler,
@@ -121,6 +121,7 @@ final class Batcher {
     this.memory = memory;
     this.nextLsn = nextLsn;
     this.lastTimestamp = lastTimestamp;
+    this.flushDelay = new FlushDelay(options.batch(), options.adaptiveDelay());
   }
 
   /**
@@ -285,16 +286,9 @@ final class Batcher {
     }
   }
 
-  /** The batch age limit now: fixed, or following the publish latency when adaptive. */
+  /** The batch age limit now: fixed, or adaptive ({@link FlushDelay}). */
   Duration batchDelay() {
-    WriterOptions.AdaptiveDelay adaptive = options.adaptiveDelay();
-    Duration configured = options.batch().maxDelay();
-    if (!adaptive.enabled()) {
-      return configured;
-    }
-    long nanos = latencyEmaNanos < 0 ? configured.toNanos() : (long) (adaptive.multiplier() * latencyEmaNanos);
-    nanos = Math.max(adaptive.min().toNanos(), Math.min(adaptive.max().toNanos(), nanos));
-    return Duration.ofNanos(nanos);
+    return Duration.ofNanos(flushDelay.delayNanos());
   }
 
   private void onAge(Segment batch) {
@@ -409,6 +403,7 @@ final class Batcher {
       batch.ageTimer.cancel(false);
     }
     batch.cutAtNanos = ticker.read();
+    flushDelay.onCut(batch.records, batch.rawBytes, batch.firstAcceptedNanos, batch.cutAtNanos);
     batch.isCut = true;
     batch.stage = Segment.Stage.SEALING;
     pending.addLast(batch);
@@ -460,12 +455,14 @@ final class Batcher {
   }
 
   /**
-   * After a commit freed room: feeds the publish latency into the adaptive age limit and does a
-   * cut that was remembered for lack of room, or that the batch's size calls for.
+   * After {@code group} committed at ticker reading {@code committedNanos}, freeing room: feeds each
+   * segment's persist time (cut → commit) into the adaptive age limit and does a cut that was
+   * remembered for lack of room, or that the batch's size calls for.
    */
-  void afterCommitLocked(long publishNanos) {
-    latencyEmaNanos = latencyEmaNanos < 0 ? publishNanos
-        : EMA_WEIGHT * publishNanos + (1 - EMA_WEIGHT) * latencyEmaNanos;
+  void afterCommitLocked(List<Segment> group, long committedNanos) {
+    for (Segment s : group) {
+      flushDelay.onCommit(committedNanos - s.cutAtNanos);
+    }
     Segment batch = active;
     if (batch != null && failure == null
         && (batch.cutWanted || batch.records >= options.batch().maxRecords()

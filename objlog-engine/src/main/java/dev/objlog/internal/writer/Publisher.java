@@ -246,7 +246,7 @@ final class Publisher {
       if (batcher.failureLocked() == null && !retired) {
         commitSignal = new CompletableFuture<>();
       }
-      batcher.afterCommitLocked(publishTime.toNanos());
+      batcher.afterCommitLocked(group, ticker.read());
     } finally {
       lock.unlock();
     }

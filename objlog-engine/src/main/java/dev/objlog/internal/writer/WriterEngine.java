@@ -118,7 +118,7 @@ public final class WriterEngine implements PartitionWriter {
     batcher.cut();
   }
 
-  /** The batch age limit now: fixed, or following the publish latency when adaptive (tests). */
+  /** The batch age limit now: fixed, or adaptive ({@link FlushDelay}) (tests). */
   Duration batchDelay() {
     lock.lock();
     try {

@@ -1054,12 +1054,14 @@ public class ObjlogProperties implements InitializingBean {
   }
 
   /**
-   * Lets the batch delay follow the commit latency: multiplier times a moving average of it,
-   * clamped to min..max. While disabled, batch.max-delay applies as given.
+   * Lets the batch delay follow the time a segment takes to persist (cut to commit): multiplier
+   * times a moving average of it, at most the time a whole batch takes to fill at the append rate,
+   * clamped to min..max; batch.max-delay until the first commit. While disabled, batch.max-delay
+   * applies as given.
    */
   public static class AdaptiveDelay {
 
-    /** Whether the batch delay follows the commit latency. */
+    /** Whether the batch delay follows the persist time of segments. */
     private boolean enabled;
 
     /** Lower bound of the adaptive batch delay. */
@@ -1068,8 +1070,8 @@ public class ObjlogProperties implements InitializingBean {
     /** Upper bound of the adaptive batch delay. */
     private Duration max = Duration.ofMillis(250);
 
-    /** Factor on the moving average of commit latency. */
-    private double multiplier = 4.0;
+    /** Factor on the moving average of persist time; 1 keeps about one segment persisting at a time. */
+    private double multiplier = 1.0;
 
     public boolean isEnabled() {
       return enabled;

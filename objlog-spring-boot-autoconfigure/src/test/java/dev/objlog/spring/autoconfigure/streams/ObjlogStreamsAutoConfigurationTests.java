@@ -96,7 +96,7 @@ class ObjlogStreamsAutoConfigurationTests {
           assertThat(options.batch()).isEqualTo(new WriterOptions.BatchPolicy(Duration.ofMillis(5), 1L << 20, 100));
           assertThat(options.backpressure()).isEqualTo(new WriterOptions.BackpressurePolicy(2, 32L << 20, true));
           assertThat(options.adaptiveDelay())
-              .isEqualTo(new WriterOptions.AdaptiveDelay(true, Duration.ofMillis(1), Duration.ofMillis(50), 4.0));
+              .isEqualTo(new WriterOptions.AdaptiveDelay(true, Duration.ofMillis(1), Duration.ofMillis(50), 1.0));
           assertThat(options.timeouts().catalogPublish()).isEqualTo(Duration.ofSeconds(10));
 
           ObjlogStreams streams = context.getBean(ObjlogStreams.class);
