@@ -24,6 +24,10 @@ import org.jspecify.annotations.Nullable;
  * names a record still in hand: at-least-once exactly as with synchronous saves; a crash redelivers
  * what was processed since the last save that completed.
  *
+ * <p>Once the partition caught up with the head it knows, {@link #settle} finishes the saves on the
+ * partition's thread before it waits for more records, so background saves overlap only the
+ * reading of a backlog.
+ *
  * <p>{@link #saveNow} (stop, revocation, failure, recovered records, restarts after a checkpoint
  * error) waits for a save that is running, takes over any position still waiting and saves on the
  * caller's thread, so the consumer's thread ends only after its last position is stored and no
@@ -149,6 +153,27 @@ final class CheckpointSaver {
         saving = false;
         monitor.notifyAll();
       }
+    }
+  }
+
+  /**
+   * Before the partition waits for more records: waits for a save that runs, saves a position still
+   * waiting on this thread, and throws what a background save failed with. So a caught-up partition
+   * never idles on an unsaved position or an unseen failure (its wait may be long: it ends only
+   * when records arrive or its ticker moves on).
+   */
+  void settle() {
+    long position;
+    synchronized (monitor) {
+      if (executor == null) {
+        return;
+      }
+      awaitNotSavingLocked();
+      check();
+      position = waiting;
+    }
+    if (position >= 0) {
+      saveNow(position);
     }
   }
 

@@ -37,8 +37,8 @@ public class ObjlogListenerProperties {
   /**
    * Whether listeners save their checkpoints (record, batch, count and time modes) on the partition's
    * thread before reading on, as spring-kafka's syncCommits does. False: a background saver per
-   * partition saves the newest processed position, one save at a time, while the partition reads
-   * on; delivery stays at least once (a checkpoint never names a record whose method has not
+   * partition saves the newest processed position, one save at a time, while the partition reads a
+   * backlog (once caught up it finishes the saves itself before waiting); delivery stays at least once (a checkpoint never names a record whose method has not
    * returned, and stopping or handing a partition over saves its last position first), but a
    * crash may redeliver the records processed while the last save was running. Manual mode and
    * transactional listeners always save synchronously.

@@ -301,6 +301,7 @@ final class PartitionConsumer implements Runnable {
       headNextLsn = Math.max(headNextLsn, result.head().nextLsn());
       if (result.isEmpty()) {
         maybeSaveOnTime();
+        saver.settle();
         maybePublishIdle();
         continue;
       }
@@ -328,6 +329,9 @@ final class PartitionConsumer implements Runnable {
         requestSave();
       }
       maybeSaveOnTime();
+      if (Long.compareUnsigned(result.nextLsn(), result.head().nextLsn()) >= 0) {
+        saver.settle(); // caught up: the last position is stored (and a failed save seen) before waiting
+      }
     }
   }
 

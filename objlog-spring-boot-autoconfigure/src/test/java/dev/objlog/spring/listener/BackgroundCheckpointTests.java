@@ -31,7 +31,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * Checkpoints saved in the background ({@code objlog.listener.sync-checkpoints=false}). The
  * background saves run on an executor the test holds: a save runs only when the test runs the
  * queued tasks, so what is stored at each step is forced, not raced. A crash is a process that
- * dies with a record in hand: what survives it is the repository's content at that moment.
+ * dies with a record in hand: what survives it is the repository's content at that moment. The
+ * records are written before the listener starts, so the partition has a backlog until its last
+ * record (a caught-up partition settles its saves on its own thread before it waits).
  */
 class BackgroundCheckpointTests {
   private static final long WAIT = 30;
@@ -48,20 +50,26 @@ class BackgroundCheckpointTests {
   static volatile CountDownLatch release = new CountDownLatch(0);
 
   static class RecordListener {
-    @ObjlogListener(id = "bg", stream = "orders")
+    @ObjlogListener(id = "bg", stream = "orders", autoStartup = "false")
     void on(String value) throws InterruptedException {
+      boolean crash = value.equals(crashOn); // decided before the test can see the record
       received.add(value);
-      if (value.equals(crashOn)) {
+      if (crash) {
         release.await();
       }
     }
   }
 
-  static class BatchListener {
-    @ObjlogListener(id = "bg", stream = "orders", batch = "true", checkpointMode = "BATCH")
-    void on(List<String> values) {
-      received.addAll(values);
-    }
+  @org.junit.jupiter.api.BeforeEach
+  void noCrash() {
+    crashOn = null;
+    release = new CountDownLatch(0);
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void releaseAnyHeldRecord() {
+    release.countDown();
+    crashOn = null;
   }
 
   private ApplicationContextRunner runner(CheckpointRepository checkpoints, @Nullable Executor executor) {
@@ -117,6 +125,13 @@ class BackgroundCheckpointTests {
     }
   }
 
+  /** Writes the backlog, then starts the listener. */
+  private static void sendAndStart(org.springframework.context.ApplicationContext context, int from, int to)
+      throws Exception {
+    send(context.getBean(ObjlogTemplate.class), from, to);
+    context.getBean(ObjlogListenerEndpointRegistry.class).start("bg");
+  }
+
   private static void send(ObjlogTemplate template, int from, int to) throws Exception {
     for (int i = from; i < to; i++) {
       template.send("orders", 0, Integer.toString(i)).get(WAIT, TimeUnit.SECONDS);
@@ -131,7 +146,7 @@ class BackgroundCheckpointTests {
     InMemoryCheckpointRepository first = new InMemoryCheckpointRepository();
     try {
       runner(first, held).withBean(RecordListener.class).run(context -> {
-        send(context.getBean(ObjlogTemplate.class), 0, 10);
+        sendAndStart(context, 0, 10);
         assertThat(take(6)).containsExactly("0", "1", "2", "3", "4", "5");
         // Records 0-4 returned, record 5 is in hand; no background save has run yet.
         assertThat(stored(first)).isNull();
@@ -145,6 +160,7 @@ class BackgroundCheckpointTests {
         survived.save(key(), c.checkpoint(), CheckpointVersion.ABSENT);
         crashOn = null;
         runner(survived, held).withBean(RecordListener.class).run(restarted -> {
+          restarted.getBean(ObjlogListenerEndpointRegistry.class).start("bg");
           assertThat(take(5)).as("from the saved position on, in order, none skipped")
               .containsExactly("5", "6", "7", "8", "9");
         });
@@ -160,14 +176,27 @@ class BackgroundCheckpointTests {
   @Test
   void aStopSavesTheLatestPositionThoughNoBackgroundSaveRanAndALateTaskSavesNothing() throws Exception {
     received.clear();
+    crashOn = "4";
+    release = new CountDownLatch(1);
     InMemoryCheckpointRepository checkpoints = new InMemoryCheckpointRepository();
-    runner(checkpoints, held).withBean(BatchListener.class).run(context -> {
-      send(context.getBean(ObjlogTemplate.class), 0, 3);
-      assertThat(take(3)).containsExactly("0", "1", "2");
+    runner(checkpoints, held).withBean(RecordListener.class).run(context -> {
+      sendAndStart(context, 0, 5);
+      assertThat(take(5)).containsExactly("0", "1", "2", "3", "4");
       assertThat(stored(checkpoints)).as("saves wait on the held executor").isNull();
       assertThat(saves).as("a background save was asked for").isNotEmpty();
-      context.getBean(ObjlogListenerEndpointRegistry.class).stop("bg");
-      assertThat(stored(checkpoints)).isEqualTo(3L);
+      ObjlogListenerEndpointRegistry registry = context.getBean(ObjlogListenerEndpointRegistry.class);
+      Thread stopping = new Thread(() -> registry.stop("bg"));
+      stopping.start();
+      ObjlogListenerContainer container = registry.getListenerContainer("bg");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+      while (container.isRunning()) {
+        assertThat(System.nanoTime()).as("the stop begins within %ss", WAIT).isLessThan(deadline);
+        Thread.sleep(5);
+      }
+      release.countDown(); // record 4 returns while the container stops
+      stopping.join(TimeUnit.SECONDS.toMillis(WAIT));
+      assertThat(stopping.isAlive()).isFalse();
+      assertThat(stored(checkpoints)).as("the stop stored the last position on the partition's thread").isEqualTo(5L);
       Optional<StoredCheckpoint> atStop = checkpoints.load(key());
       runSaves(); // the task queued before the stop finds nothing left to save
       assertThat(checkpoints.load(key()).map(StoredCheckpoint::version)).isEqualTo(atStop.map(StoredCheckpoint::version));
@@ -191,9 +220,9 @@ class BackgroundCheckpointTests {
       }
     };
     runner(failing, held).withBean(RecordListener.class).run(context -> {
-      send(context.getBean(ObjlogTemplate.class), 0, 1);
-      assertThat(take()).isEqualTo("0");
-      runSaves();
+      sendAndStart(context, 0, 2);
+      assertThat(take(2)).containsExactly("0", "1");
+      runSaves(); // the background save fails, or the caught-up partition's own save does
       ObjlogListenerContainer container = context.getBean(ObjlogListenerEndpointRegistry.class).getListenerContainer("bg");
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
       while (container.isInExpectedState()) {
