@@ -37,6 +37,8 @@ final class ListenerScenarios {
   static final long REPLAY_MIB_DEFAULT = 1024;
   /** The objlog listeners' checkpoint mode; batch unless the property says otherwise. */
   static final String CHECKPOINT_MODE_PROPERTY = "objlog.bench.checkpointMode";
+  /** P9R's objlog.listener.sync-checkpoints; false (background saves) unless the property says otherwise. */
+  static final String REPLAY_SYNC_CHECKPOINTS_PROPERTY = "objlog.bench.p9r.syncCheckpoints";
 
   private static final String[] CHART_NAMES = {"objlog record", "objlog batch", "Kafka record", "Kafka batch",
       "Kafka record (consumer tuned)", "Kafka batch (consumer tuned)"};
@@ -256,6 +258,8 @@ final class ListenerScenarios {
       Map<String, Object> props = objlogProperties(root);
       props.put("bench.kafka.bootstrap", "unused:9092"); // no Kafka side here; the factory connects lazily
       props.put("objlog.streams.p9r.partitions", 1);
+      // the BATCH checkpoints saved by a background saver (latest position wins) while the partition reads on
+      props.put("objlog.listener.sync-checkpoints", System.getProperty(REPLAY_SYNC_CHECKPOINTS_PROPERTY, "false"));
       ctx = ConsumerBench.start(props, g -> {
         for (Bean0[] row : beans) {
           for (Bean0 b : row) {
@@ -320,7 +324,9 @@ final class ListenerScenarios {
         + "temp directory (" + round(writeSecs, 1) + " s). Per round, in turn and each round starting with another "
         + "side: the engine's replay of the whole partition through the context's own log "
         + "(`ObjlogStreams.log(..).reader().partition(0).replay(0)`, every value's size summed: P2's path), and a "
-        + "fresh `@ObjlogListener` of each kind (no checkpoint, start earliest, BATCH checkpoints in the bucket) "
+        + "fresh `@ObjlogListener` of each kind (no checkpoint, start earliest, BATCH checkpoints in the bucket, "
+        + "`objlog.listener.sync-checkpoints=" + System.getProperty(REPLAY_SYNC_CHECKPOINTS_PROPERTY, "false")
+        + "`: saved in the background unless true; the property `" + REPLAY_SYNC_CHECKPOINTS_PROPERTY + "`) "
         + "timed from the container's start to its method receiving the last record. Round 0 warms up.");
     r.put("records", n).put("value_mib", mib).put("sides", rows).put("ratio_record", round(rRecord, 3))
         .put("ratio_batch", round(rBatch, 3));

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
@@ -113,7 +115,15 @@ public class ObjlogListenerContainer {
       /** Idle events after this long without records; null: none. */
       @Nullable Duration idleEventInterval,
       /** How retries wait; null: on the container's monitor, which a stop notifies. */
-      @Nullable Sleeper sleeper) {}
+      @Nullable Sleeper sleeper,
+      /**
+       * Whether the container's own checkpoints (record, batch, count, time) are saved on the
+       * partition's thread; false: in the background, latest position wins. Always true in MANUAL
+       * mode and with a transaction (the save belongs to the invocation's transaction).
+       */
+      boolean syncCheckpoints,
+      /** Background saves run here; null: a thread pool of the container's own while it runs. */
+      @Nullable Executor checkpointExecutor) {}
 
   /** Waits out a back-off interval instead of the container's monitor (tests count intervals with it). */
   @FunctionalInterface
@@ -137,6 +147,9 @@ public class ObjlogListenerContainer {
   private @Nullable Watch watch;
   private volatile @Nullable PartitionSharing member;
   private volatile @Nullable ScheduledExecutorService leaseTicks;
+  /** Background checkpoint saves (sync-checkpoints=false): the settings' executor or one owned from start to stop. */
+  private volatile @Nullable Executor checkpointExecutor;
+  private @Nullable ExecutorService ownedCheckpointExecutor;
   /** With a concurrency: one lock per lane; a partition invokes while holding its lane's. */
   private final @Nullable ReentrantLock @Nullable [] lanes;
 
@@ -209,6 +222,7 @@ public class ObjlogListenerContainer {
     watch = w;
     running = true;
     consumers.clear();
+    checkpointExecutor = backgroundSaves() ? startCheckpointExecutor() : null;
     PartitionSharing.Settings group = settings.group();
     if (group != null) {
       // The member slots are keyed like the assigned partitions, as the previous release keyed them.
@@ -299,8 +313,42 @@ public class ObjlogListenerContainer {
         watch = null;
       }
     }
+    synchronized (lock) {
+      // Partition threads saved their last position before they ended; one that outlived the
+      // shutdown timeout finds the pool shut and saves on its own thread.
+      if (ownedCheckpointExecutor != null && !running) {
+        ownedCheckpointExecutor.shutdown();
+        ownedCheckpointExecutor = null;
+      }
+    }
     revoked(List.copyOf(announced));
     publish(new ObjlogListenerContainerEvent.Stopped(this));
+  }
+
+  /** Whether checkpoints go to a background saver: asked for, and neither MANUAL nor transactional. */
+  private boolean backgroundSaves() {
+    return !settings.syncCheckpoints() && settings.mode() != CheckpointMode.MANUAL && settings.transaction() == null;
+  }
+
+  private Executor startCheckpointExecutor() {
+    Executor given = settings.checkpointExecutor();
+    if (given != null) {
+      return given;
+    }
+    if (ownedCheckpointExecutor == null) {
+      String threadName = "objlog-" + getListenerId() + "-checkpoints";
+      ownedCheckpointExecutor = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, threadName);
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    return ownedCheckpointExecutor;
+  }
+
+  /** Where partitions of this run save in the background; null: on their own threads. */
+  @Nullable Executor checkpointExecutor() {
+    return checkpointExecutor;
   }
 
   /** Announces partitions this container no longer consumes (those announced before). */

@@ -51,6 +51,7 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   private @Nullable ApplicationEventPublisher eventPublisher;
   private @Nullable ObjlogMessageHandlerMethodFactory messageHandlerMethodFactory;
   private ObjlogListenerContainer.@Nullable Sleeper sleeper;
+  private java.util.concurrent.@Nullable Executor checkpointExecutor;
 
   public ObjlogListenerContainerFactory(ObjlogStreams streams, CheckpointRepository checkpoints,
       RecordPayloadConverter payloadConverter, ObjlogListenerProperties properties) {
@@ -90,6 +91,11 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
   /** Tests: how retries wait (null: on the container's monitor). */
   void setSleeper(ObjlogListenerContainer.@Nullable Sleeper sleeper) {
     this.sleeper = sleeper;
+  }
+
+  /** Tests: where background checkpoint saves run (null: a pool of each container's own). */
+  void setCheckpointExecutor(java.util.concurrent.@Nullable Executor checkpointExecutor) {
+    this.checkpointExecutor = checkpointExecutor;
   }
 
   /** The error handler of endpoints that name none (default: retries, then stop the partition). */
@@ -204,7 +210,8 @@ public class ObjlogListenerContainerFactory implements AutoCloseable {
         properties.getShutdownTimeout(), clock, streams.log(stream.name()).options().ticker(),
         new ListenerMetrics(meterRegistry), observationRegistry,
         observationConvention, group, transaction, snapshotStart(endpoint, stream, start, errors),
-        eventPublisher, properties.getIdleEventInterval(), sleeper));
+        eventPublisher, properties.getIdleEventInterval(), sleeper, properties.isSyncCheckpoints(),
+        checkpointExecutor));
   }
 
   /** The snapshot start of an endpoint that can start from a snapshot, else null. */

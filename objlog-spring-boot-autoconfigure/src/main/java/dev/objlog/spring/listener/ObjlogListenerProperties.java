@@ -34,6 +34,17 @@ public class ObjlogListenerProperties {
   /** When listeners save checkpoints: record, batch, count, time or manual. */
   private CheckpointMode checkpointMode = CheckpointMode.RECORD;
 
+  /**
+   * Whether listeners save their checkpoints (record, batch, count and time modes) on the partition's
+   * thread before reading on, as spring-kafka's syncCommits does. False: a background saver per
+   * partition saves the newest processed position, one save at a time, while the partition reads a
+   * backlog (once caught up it finishes the saves itself before waiting); delivery stays at least once (a checkpoint never names a record whose method has not
+   * returned, and stopping or handing a partition over saves its last position first), but a
+   * crash may redeliver the records processed while the last save was running. Manual mode and
+   * transactional listeners always save synchronously.
+   */
+  private boolean syncCheckpoints = true;
+
   /** Records between checkpoints in count mode. */
   private int ackCount = 100;
 
@@ -96,6 +107,14 @@ public class ObjlogListenerProperties {
 
   public void setCheckpointMode(CheckpointMode checkpointMode) {
     this.checkpointMode = checkpointMode;
+  }
+
+  public boolean isSyncCheckpoints() {
+    return syncCheckpoints;
+  }
+
+  public void setSyncCheckpoints(boolean syncCheckpoints) {
+    this.syncCheckpoints = syncCheckpoints;
   }
 
   public int getAckCount() {

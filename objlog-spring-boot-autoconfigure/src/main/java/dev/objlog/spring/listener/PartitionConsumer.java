@@ -15,10 +15,8 @@ import dev.objlog.spring.listener.ObjlogListenerContainer.PartitionState;
 import dev.objlog.spring.listener.ObjlogListenerContainer.PartitionStatus;
 import dev.objlog.spring.listener.checkpoint.CheckpointConflictException;
 import dev.objlog.spring.listener.checkpoint.CheckpointKey;
-import dev.objlog.spring.listener.checkpoint.CheckpointVersion;
 import dev.objlog.spring.listener.checkpoint.StoredCheckpoint;
 import io.micrometer.observation.Observation;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,13 +53,11 @@ final class PartitionConsumer implements Runnable {
   volatile PartitionState state = PartitionState.STARTING;
   private volatile @Nullable Tailer tailer;
   private volatile @Nullable String failure;
-  private CheckpointVersion version = CheckpointVersion.ABSENT;
   /** The LSN after the last record processed or recovered. */
   private volatile long processed;
-  /** The LSN the last saved checkpoint holds. */
-  private volatile long saved = -1;
+  /** Saves the checkpoints: here, or in the background (objlog.listener.sync-checkpoints=false). */
+  private final CheckpointSaver saver;
   private volatile long headNextLsn;
-  private volatile @Nullable Instant lastCheckpoint;
   private volatile long oldestWaitingTimestampMs = -1;
   private int unsavedCount;
   private boolean acknowledged;
@@ -93,6 +89,8 @@ final class PartitionConsumer implements Runnable {
     this.deadlineNanos = deadlineNanos;
     this.key = CheckpointKey.of(container.getCheckpointOwner(), container.getStreamName(), partition);
     this.start = new StartPositionResolver(settings, partition, key);
+    this.saver = new CheckpointSaver(settings.checkpoints(), key, settings.stream().streamId(), partition,
+        settings.clock(), container.checkpointExecutor(), this::leaseValid);
   }
 
   ObjlogListenerContainer container() {
@@ -101,7 +99,8 @@ final class PartitionConsumer implements Runnable {
 
   PartitionStatus status() {
     long lag = lagRecords();
-    return new PartitionStatus(partition, state, processed, saved, knownHeadNextLsn(), lag, lastCheckpoint, failure);
+    return new PartitionStatus(partition, state, processed, saver.saved(), knownHeadNextLsn(), lag,
+        saver.lastCheckpoint(), failure);
   }
 
   /** The newest head this reader knows (no store request), or what the last read saw. */
@@ -162,6 +161,14 @@ final class PartitionConsumer implements Runnable {
   @Override
   public void run() {
     try {
+      run0();
+    } finally {
+      saver.awaitIdle(); // the thread ends (and a group member may release the lease) only after the last save
+    }
+  }
+
+  private void run0() {
+    try {
       long start = initialPosition();
       processed = start;
       Tailer t = watch.tail(partition, start, 0);
@@ -207,13 +214,13 @@ final class PartitionConsumer implements Runnable {
       if (!leaseValid()) {
         gaveUp = true;
         logger.warn("Listener " + key + " stops at its lease deadline without saving; records after LSN "
-            + saved + " go to the next holder");
+            + saver.saved() + " go to the next holder");
       } else if (settings.mode() != CheckpointMode.MANUAL && saveOnStop) {
         save();
       }
     } catch (RuntimeException e) {
       logger.warn("Listener " + key + ": could not save the checkpoint on stop; records after LSN "
-          + saved + " will be redelivered", e);
+          + saver.saved() + " will be redelivered", e);
     } finally {
       if (state != PartitionState.FAILED) {
         state = PartitionState.STOPPED;
@@ -239,9 +246,7 @@ final class PartitionConsumer implements Runnable {
       return p;
     }
     StoredCheckpoint checkpoint = stored.get();
-    version = checkpoint.version();
-    saved = checkpoint.checkpoint().nextLsn();
-    lastCheckpoint = checkpoint.updatedAt();
+    saver.reset(stored);
     try {
       CursorCheckpoint c = checkpoint.checkpoint();
       start.checkResumable(c);
@@ -278,6 +283,7 @@ final class PartitionConsumer implements Runnable {
 
   private void loop() throws InterruptedException {
     while (live()) {
+      saver.check(); // a background save's failure stops the partition as a synchronous one would
       if (container.isPauseRequested()) {
         parkWhilePaused();
         continue;
@@ -295,6 +301,7 @@ final class PartitionConsumer implements Runnable {
       headNextLsn = Math.max(headNextLsn, result.head().nextLsn());
       if (result.isEmpty()) {
         maybeSaveOnTime();
+        saver.settle();
         maybePublishIdle();
         continue;
       }
@@ -319,9 +326,12 @@ final class PartitionConsumer implements Runnable {
       }
       oldestWaitingTimestampMs = -1;
       if (settings.mode() == CheckpointMode.BATCH) {
-        save();
+        requestSave();
       }
       maybeSaveOnTime();
+      if (Long.compareUnsigned(result.nextLsn(), result.head().nextLsn()) >= 0) {
+        saver.settle(); // caught up: the last position is stored (and a failed save seen) before waiting
+      }
     }
   }
 
@@ -544,14 +554,14 @@ final class PartitionConsumer implements Runnable {
     unsavedCount += count;
     if (settings.mode() == CheckpointMode.RECORD
         || (settings.mode() == CheckpointMode.COUNT && unsavedCount >= settings.ackCount())) {
-      save();
+      requestSave();
     }
   }
 
   private void maybeSaveOnTime() {
     if (settings.mode() == CheckpointMode.TIME
         && System.nanoTime() - lastSaveNanos >= settings.ackTime().toNanos()) {
-      save();
+      requestSave();
     }
   }
 
@@ -560,34 +570,26 @@ final class PartitionConsumer implements Runnable {
    * so learn the stored position and version again.
    */
   private void resync() {
-    Optional<StoredCheckpoint> stored = settings.checkpoints().load(key);
-    if (stored.isPresent()) {
-      version = stored.get().version();
-      saved = stored.get().checkpoint().nextLsn();
-      lastCheckpoint = stored.get().updatedAt();
-    } else {
-      version = CheckpointVersion.ABSENT;
-      saved = -1;
-    }
-    if (saved >= 0) {
-      processed = saved;
+    saver.reset(settings.checkpoints().load(key));
+    if (saver.saved() >= 0) {
+      processed = saver.saved();
     }
   }
 
-  /** Saves the processed position if it moved. */
+  /** Saves the processed position, on this thread, if it moved (after any save in the background). */
   void save() {
-    long position = processed;
-    if (position == saved) {
-      return;
-    }
-    if (!leaseValid()) {
-      throw new LeaseDeadlinePassed(key);
-    }
-    version = settings.checkpoints().save(key,
-        CursorCheckpoint.of(settings.stream().streamId(), partition, position), version);
-    saved = position;
+    saver.saveNow(processed);
+    savedRequested();
+  }
+
+  /** The container's own checkpoints (record, batch, count, time): in the background when configured. */
+  private void requestSave() {
+    saver.offer(processed);
+    savedRequested();
+  }
+
+  private void savedRequested() {
     unsavedCount = 0;
     lastSaveNanos = System.nanoTime();
-    lastCheckpoint = settings.clock().instant();
   }
 }

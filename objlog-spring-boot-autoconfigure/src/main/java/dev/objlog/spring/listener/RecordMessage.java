@@ -24,14 +24,16 @@ import org.springframework.messaging.MessageHeaders;
  * <p>Custom {@link org.springframework.messaging.handler.invocation.HandlerMethodArgumentResolver}s
  * may read the records with {@link #records()}.
  *
- * <p>Thread-safety: immutable.
+ * <p>Thread-safety: immutable. The headers are built on first use (a method whose arguments read
+ * none, such as one taking only the payload, never pays for them); threads that race to build them
+ * build equal ones.
  */
 public final class RecordMessage implements Message<Object> {
   private final String streamName;
   private final List<ReadRecord> records;
   private final boolean batch;
   private final @Nullable Acknowledgment acknowledgment;
-  private final MessageHeaders headers;
+  private volatile @Nullable MessageHeaders headers;
 
   RecordMessage(String streamName, List<ReadRecord> records, boolean batch, @Nullable Acknowledgment acknowledgment) {
     this.streamName = Objects.requireNonNull(streamName, "streamName");
@@ -41,7 +43,6 @@ public final class RecordMessage implements Message<Object> {
     }
     this.batch = batch;
     this.acknowledgment = acknowledgment;
-    this.headers = new RecordHeaders(headersOf(streamName, this.records, batch));
   }
 
   private static Map<String, Object> headersOf(String streamName, List<ReadRecord> records, boolean batch) {
@@ -104,7 +105,12 @@ public final class RecordMessage implements Message<Object> {
 
   @Override
   public MessageHeaders getHeaders() {
-    return headers;
+    MessageHeaders h = headers;
+    if (h == null) {
+      h = new RecordHeaders(headersOf(streamName, records, batch));
+      headers = h;
+    }
+    return h;
   }
 
   @Override

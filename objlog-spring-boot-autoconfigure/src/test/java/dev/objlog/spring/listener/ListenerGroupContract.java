@@ -82,6 +82,11 @@ abstract class ListenerGroupContract {
    */
   protected abstract CheckpointRepository openRepository(Path storeRoot, Clock clock);
 
+  /** Further properties of every instance (a subclass runs the same behaviours with other settings). */
+  protected String[] moreProperties() {
+    return new String[0];
+  }
+
   @BeforeEach
   void clearEvents() {
     events.clear();
@@ -125,7 +130,8 @@ abstract class ListenerGroupContract {
             "objlog.listener.group.lease-ttl=" + TTL.toSeconds() + "s",
             "objlog.listener.group.safety-margin=" + MARGIN.toSeconds() + "s",
             "objlog.listener.group.renew-interval=20ms",
-            "management.endpoints.web.exposure.include=objlog");
+            "management.endpoints.web.exposure.include=objlog")
+        .withPropertyValues(moreProperties());
   }
 
   /** Whether an instance's lease calls reach the store (false: as if it lost its connection). */
