@@ -76,8 +76,10 @@ import org.jspecify.annotations.Nullable;
  * store-wide counter (reserved in blocks under {@code .objlog/generation}), kept in a per-object
  * sidecar under {@code .objlog/meta/} together with the identity (size, modification time, file
  * key) of the file it belongs to. A sidecar that does not describe the visible file (a crash
- * between the two renames, a hand-copied file) is repaired under the key's lock with a fresh
- * generation, so a token always belongs to the bytes one can read and never repeats.
+ * between the two renames, a sidecar a power cut lost or tore, a hand-copied file) is repaired
+ * under the key's lock with a fresh generation, so a token always belongs to the bytes one can
+ * read and never repeats. Only the object is forced to disk (its file, then its folder); its
+ * sidecar is not, since a lost one is repaired like any other that does not match.
  *
  * <p>Thread-safety: safe for concurrent use by many threads, and by many processes (and store
  * instances) on one root. Uploads are single-threaded, as {@link ObjectUpload} says.
@@ -829,13 +831,20 @@ public final class FilesystemObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * Writes a sidecar without forcing it or its folder to disk. A power cut may leave the previous
+   * sidecar, a torn one (its CRC fails) or none; each is then read as one that does not describe
+   * the visible file, which {@link #repairLocked} gives a fresh generation. The object itself was
+   * made durable before its sidecar is written, so a sidecar can never survive without its bytes;
+   * and generations are reserved durably in blocks, so the repaired token is above any lost one.
+   * Syncing it would double the disk flushes of every write and buy nothing a repair does not.
+   */
   private void writeSidecar(Sidecar sidecar) throws IOException {
     Path target = sidecarPath(sidecar.key());
-    Path temp = writeTemporary(sidecar.encode());
+    Path temp = writeTemporary(sidecar.encode(), false);
     try {
       createFolderDurably(target.getParent());
       Files.move(temp, target, ATOMIC_MOVE);
-      syncDirectory(target.getParent());
     } finally {
       deleteQuietly(temp);
     }
@@ -1017,13 +1026,17 @@ public final class FilesystemObjectStore implements ObjectStore {
   }
 
   private Path writeTemporary(byte[] bytes) throws IOException {
+    return writeTemporary(bytes, durable);
+  }
+
+  private Path writeTemporary(byte[] bytes, boolean force) throws IOException {
     Path temp = tempDir.resolve(UUID.randomUUID() + KeyRules.TEMP_SUFFIX);
     try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       ByteBuffer buffer = ByteBuffer.wrap(bytes);
       while (buffer.hasRemaining()) {
         channel.write(buffer);
       }
-      if (durable) {
+      if (force) {
         channel.force(true);
       }
     } catch (IOException | RuntimeException e) {
