@@ -173,7 +173,12 @@ class TailerReadAheadTests {
     return tailer;
   }
 
-  private static CompletableFuture<ReadResult> nextOnItsOwnThread(DefaultTailer tailer, Thread[] holder) {
+  /**
+   * Runs {@code tailer.next()} on its own thread ({@code holder[0]}) and returns once that thread
+   * waits for a block of the read-ahead whose segment open is held at the store's gate.
+   */
+  private static CompletableFuture<ReadResult> nextWaitingAtTheGate(DefaultTailer tailer, ObservedStore store,
+      Thread[] holder) throws InterruptedException {
     CompletableFuture<ReadResult> result = new CompletableFuture<>();
     Thread th = new Thread(() -> {
       try {
@@ -185,6 +190,10 @@ class TailerReadAheadTests {
     th.setDaemon(true);
     holder[0] = th;
     th.start();
+    // LSN 2 is in segment 1; LSN 3 waits for segment 2, whose open (on the executor) waits at the gate.
+    awaitState(() -> result.isDone() || (store.atRangeGate.get() >= 1 && waitingForTheReadAhead(th)),
+        "a segment open of the read-ahead held while next() waits for it");
+    assertThat(result).as("next() waits for the held open").isNotDone();
     return result;
   }
 
@@ -197,11 +206,7 @@ class TailerReadAheadTests {
       CountDownLatch gate = new CountDownLatch(1);
       DefaultTailer tailer = behindWithGatedOpens(t, watch, store, gate);
       Thread[] th = new Thread[1];
-      CompletableFuture<ReadResult> next = nextOnItsOwnThread(tailer, th);
-      // LSN 2 is in segment 1; LSN 3 waits for segment 2, whose open (on the executor) waits at the gate.
-      awaitState(() -> next.isDone() || (store.atRangeGate.get() >= 1 && waitingForTheReadAhead(th[0])),
-          "a segment open of the read-ahead held while next() waits for it");
-      assertThat(next).as("next() waits for the held open").isNotDone();
+      CompletableFuture<ReadResult> next = nextWaitingAtTheGate(tailer, store, th);
       gate.countDown();
       assertThat(next.get(BOUND_S, TimeUnit.SECONDS).records()).extracting(ReadRecord::lsn).containsExactly(2L, 3L);
       List<ReadRecord> rest = drain(tailer, 36, 2);
@@ -241,10 +246,7 @@ class TailerReadAheadTests {
       CountDownLatch gate = new CountDownLatch(1);
       DefaultTailer tailer = behindWithGatedOpens(t, watch, store, gate);
       Thread[] th = new Thread[1];
-      CompletableFuture<ReadResult> next = nextOnItsOwnThread(tailer, th);
-      awaitState(() -> next.isDone() || (store.atRangeGate.get() >= 1 && waitingForTheReadAhead(th[0])),
-          "a segment open of the read-ahead held while next() waits for it");
-      assertThat(next).as("next() waits for the held open").isNotDone();
+      CompletableFuture<ReadResult> next = nextWaitingAtTheGate(tailer, store, th);
       double decodedBeforeStop = meters.get(MetricNames.READER_BLOCK_READS).counter().count();
 
       tailer.close();
