@@ -15,7 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,7 +31,9 @@ import org.jspecify.annotations.Nullable;
  * backlog (up to {@link dev.objlog.read.ReaderOptions#readAheadBlocks()} blocks decoded on the
  * runtime's executor while the caller works on the current batch), until it reaches the head it
  * was planned against; then reads go on as before. At the head there is nothing to read ahead, so
- * a caught-up tailer reads and waits exactly as without it. A tailer consumed on a thread of the
+ * a caught-up tailer reads and waits exactly as without it. At most max(2, processors) tailers
+ * of a log read ahead at once (their decoded blocks are not in the budget's caches; the limit is
+ * what bounds them); the others read as usual. A tailer consumed on a thread of the
  * log's own pool ({@link LogThread}) never reads ahead: it would wait for the pool it runs on.
  * Records stay contiguous and in LSN order either way; the replay is closed (its pending blocks cancelled) when the tailer closes,
  * fails, is interrupted, or its watch, partition or reader goes away.
@@ -42,8 +46,11 @@ final class DefaultTailer implements Tailer {
   private final int limit;
   private volatile long position;
   private volatile boolean closed;
-  /** The backlog's read-ahead, starting at {@link #position}; null when none runs. */
-  private volatile @Nullable Replay ahead;
+  /**
+   * The backlog's read-ahead, starting at {@link #position}; null when none runs. While set it
+   * holds one of the log's {@code tailerReadAheads} permits, given back by whoever clears it.
+   */
+  private final AtomicReference<@Nullable Replay> ahead = new AtomicReference<>();
 
   DefaultTailer(DefaultWatch watch, DefaultPartitionReader reader, long startLsn, int limit) {
     this.watch = watch;
@@ -150,7 +157,7 @@ final class DefaultTailer implements Tailer {
    * the last returned batch left it, so the next call reads those records again.
    */
   private @Nullable ReadResult readAhead() throws InterruptedException {
-    Replay r = ahead;
+    Replay r = ahead.get();
     if (r == null) {
       return null;
     }
@@ -179,7 +186,7 @@ final class DefaultTailer implements Tailer {
       reader.meters.read.record(ticker().read() - started, TimeUnit.NANOSECONDS);
     }
     if (out.isEmpty()) {
-      ahead = null; // at the end of what it planned (or closed): read as usual
+      closeAhead(); // at the end of what it planned (or closed): read as usual
       if (stopRequested()) {
         checkState();
       }
@@ -215,24 +222,37 @@ final class DefaultTailer implements Tailer {
         || Long.compareUnsigned(end - from, reader.effectiveLimit(limit)) < 0) {
       return;
     }
-    Replay r = reader.replayAgainst(known, from, end);
-    ahead = r;
+    Semaphore permits = reader.owner.runtime().tailerReadAheads();
+    if (!permits.tryAcquire()) {
+      return; // as many tailers of this log read ahead as it allows: this one reads as usual
+    }
+    Replay r;
+    try {
+      r = reader.replayAgainst(known, from, end);
+    } catch (RuntimeException e) {
+      permits.release();
+      throw e;
+    }
+    ahead.set(r);
     if (closed) {
       closeAhead(); // close() ran before it could see this one
     }
   }
 
   private void closeAhead() {
-    Replay r = ahead;
+    Replay r = ahead.getAndSet(null);
     if (r != null) {
-      ahead = null;
-      r.close();
+      try {
+        r.close();
+      } finally {
+        reader.owner.runtime().tailerReadAheads().release();
+      }
     }
   }
 
   /** Whether a read-ahead runs (for tests). */
   boolean readingAhead() {
-    return ahead != null;
+    return ahead.get() != null;
   }
 
   @Override

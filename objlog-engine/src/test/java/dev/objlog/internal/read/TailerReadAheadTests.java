@@ -112,6 +112,38 @@ class TailerReadAheadTests {
   }
 
   @Test
+  void atMostTheLogsPermitsOfTailersReadAheadAtOnceAndAClosedOneGivesItsPermitBack() throws Exception {
+    int permits = Math.max(2, Runtime.getRuntime().availableProcessors());
+    int partitions = permits + 1;
+    int[] all = java.util.stream.IntStream.range(0, partitions).toArray();
+    try (TestLog t = TestLog.open(new MemoryObjectStore());
+        LogReader reader = t.log.newReader(options(8));
+        Watch watch = reader.watch(all)) {
+      List<DefaultTailer> tailers = new ArrayList<>();
+      for (int p : all) {
+        TestLog.Writer w = t.writer(p);
+        for (int i = 0; i < 4; i++) {
+          w.commitSegments(1, 9, 100 + 9L * i);
+        }
+        tailers.add((DefaultTailer) watch.tail(p, 0, 4));
+      }
+      for (DefaultTailer tailer : tailers) {
+        assertThat(tailer.next().records()).hasSize(4);
+      }
+      assertThat(tailers.stream().filter(DefaultTailer::readingAhead).count())
+          .as("tailers reading ahead, bounded by the log's permits").isEqualTo(permits);
+      DefaultTailer without = tailers.get(partitions - 1);
+      assertThat(without.readingAhead()).as("the last one found no permit").isFalse();
+
+      tailers.get(0).close();
+      assertThat(without.next().records()).as("it reads as usual").hasSize(4);
+      assertThat(without.readingAhead()).as("a closed tailer's permit went to it").isTrue();
+      List<ReadRecord> rest = drain(without, 36, 4);
+      assertThat(rest).extracting(ReadRecord::lsn).containsExactlyElementsOf(lsns(8, 36));
+    }
+  }
+
+  @Test
   void aTailerThatKeepsUpReadsWithoutReadAhead() throws Exception {
     try (TestLog t = TestLog.open(new MemoryObjectStore());
         LogReader reader = t.log.newReader(options(8));
