@@ -2,6 +2,7 @@ package dev.objlog;
 
 import dev.objlog.format.key.StreamIds;
 import dev.objlog.internal.LogRuntime;
+import dev.objlog.internal.LogThread;
 import dev.objlog.internal.read.PartitionVerifier;
 import dev.objlog.internal.catalog.CommitStatuses;
 import dev.objlog.internal.catalog.HeadSnapshot;
@@ -89,24 +90,14 @@ public final class Objlog implements AutoCloseable {
    */
   private static ExecutorService newStoreIo(String streamId) {
     AtomicInteger n = new AtomicInteger();
-    return Executors.newCachedThreadPool(r -> {
-      Thread t = Executors.defaultThreadFactory().newThread(r);
-      t.setName("objlog-" + streamId + "-io-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newCachedThreadPool(r -> new LogThread(r, "objlog-" + streamId + "-io-" + n.incrementAndGet()));
   }
 
   private static ScheduledExecutorService newScheduler(String streamId) {
     AtomicInteger n = new AtomicInteger();
     ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(
         Math.max(2, Runtime.getRuntime().availableProcessors()),
-        r -> {
-          Thread t = Executors.defaultThreadFactory().newThread(r);
-          t.setName("objlog-" + streamId + "-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        r -> new LogThread(r, "objlog-" + streamId + "-" + n.incrementAndGet()));
     pool.setRemoveOnCancelPolicy(true);
     return pool;
   }

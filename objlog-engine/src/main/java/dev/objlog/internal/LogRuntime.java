@@ -21,6 +21,7 @@ import io.micrometer.core.instrument.Tags;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -47,6 +48,12 @@ public final class LogRuntime {
   private final Map<Integer, PartitionCatalog> catalogs = new ConcurrentHashMap<>();
   private final RetentionHolds retentionHolds = new RetentionHolds();
   private final SealResources sealResources;
+  /**
+   * How many tailers of this log may read ahead at once: their decoded blocks are held outside the
+   * memory budget's caches, so the number of read-aheads is what bounds them. More than the
+   * processors would not decode faster (the blocks decode on the scheduler), only hold more.
+   */
+  private final Semaphore tailerReadAheads = new Semaphore(Math.max(2, Runtime.getRuntime().availableProcessors()));
 
   /** A runtime whose blocking store requests run on {@code scheduler} too. */
   public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,
@@ -139,6 +146,14 @@ public final class LogRuntime {
   public void close() {
     catalogStore.close();
     sealResources.close();
+  }
+
+  /**
+   * Permits for tailers reading a backlog ahead (one each while it runs): a tailer that gets none
+   * reads one block at a time on its own thread, as without read-ahead.
+   */
+  public Semaphore tailerReadAheads() {
+    return tailerReadAheads;
   }
 
   /** The block sealers and spare block buffers every writer of this log shares. */

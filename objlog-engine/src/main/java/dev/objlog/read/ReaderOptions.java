@@ -21,9 +21,9 @@ import java.util.Objects;
  * @param blockCacheBytes at most this many bytes of decoded blocks kept in memory for repeated
  *     reads near the tail (default 256 MiB; 0 disables the cache), drawn from the log's {@code
  *     MemoryBudget}, which may hold the cache below it
- * @param readAheadBlocks blocks a replay fetches ahead of its consumer (default 8; 0 reads one
- *     block at a time on the consumer's thread). Bounds a replay's memory to about this many
- *     decoded blocks
+ * @param readAheadBlocks blocks a replay, or a tailer behind the head, fetches ahead of its
+ *     consumer (default 8; 0 reads one block at a time on the consumer's thread). Bounds a
+ *     replay's (and each such tailer's) memory to about this many decoded blocks
  */
 public record ReaderOptions(
     int maxRecordsPerBatch,

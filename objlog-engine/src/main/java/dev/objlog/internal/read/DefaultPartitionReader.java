@@ -261,12 +261,20 @@ final class DefaultPartitionReader implements PartitionReader {
     HeadView head = tracker.refresh(HeadTracker.Source.READ);
     requireNotExpired(head, fromLsn);
     long end = Long.compareUnsigned(toLsnExclusive, head.nextLsn()) < 0 ? toLsnExclusive : head.nextLsn();
-    Replay replay = new Replay(this, head, fromLsn, end, owner.options().readAheadBlocks(),
-        owner.runtime().scheduler());
+    Replay replay = replayAgainst(head, fromLsn, end);
     return StreamSupport.stream(
             Spliterators.spliteratorUnknownSize(replay, Spliterator.ORDERED | Spliterator.NONNULL),
             false)
         .onClose(replay::close);
+  }
+
+  /**
+   * The one way a read-ahead starts, for {@link #replay} and a tailer behind the head: {@code [from,
+   * end)} of {@code head}, {@link dev.objlog.read.ReaderOptions#readAheadBlocks()} blocks ahead on
+   * the runtime's executor.
+   */
+  Replay replayAgainst(HeadView head, long from, long end) {
+    return new Replay(this, head, from, end, owner.options().readAheadBlocks(), owner.runtime().scheduler());
   }
 
   @Override

@@ -52,7 +52,7 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
   private boolean listMore;
   private boolean firstSegment;
   private @Nullable LeafEntry entry;
-  private @Nullable CompletableFuture<SegmentAccess.OpenSegment> entryOpen;
+  private volatile @Nullable CompletableFuture<SegmentAccess.OpenSegment> entryOpen;
   private int nextBlock;
   private int blockLimit;
 
@@ -67,7 +67,13 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
   private long uncounted;
 
   /** One block to read: the segment's open (shared by its blocks) and the block's decode. */
-  private record Unit(CompletableFuture<List<ReadRecord>> records) {}
+  private record Unit(CompletableFuture<SegmentAccess.OpenSegment> open, CompletableFuture<List<ReadRecord>> records) {
+    /** A cancelled task that has not started yet does nothing when the executor runs it. */
+    void cancel() {
+      records.cancel(false);
+      open.cancel(false);
+    }
+  }
 
   Replay(DefaultPartitionReader reader, HeadView head, long from, long end, int depth, Executor executor) {
     this.reader = reader;
@@ -81,7 +87,7 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
 
   private void resetPlan() {
     for (Unit u : pending) {
-      u.records().cancel(false);
+      u.cancel();
     }
     pending.clear();
     listed = null;
@@ -128,13 +134,16 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
       }
       try {
         fill();
-        Unit unit = pending.poll();
+        // Peeked, not taken, while it is awaited: a close from another thread cancels it too,
+        // which wakes this thread.
+        Unit unit = pending.peek();
         if (unit == null) {
           throw new CorruptObjectException("catalog of partition " + Integer.toUnsignedString(reader.partition)
               + " ends at LSN " + Long.toUnsignedString(position) + " before the head's next LSN "
               + Long.toUnsignedString(head.nextLsn()));
         }
         records = await(unit.records());
+        pending.poll();
         recordIndex = 0;
         fill();
       } catch (ObjectNotFoundException e) {
@@ -212,11 +221,11 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
     int block = nextBlock++;
     if (depth == 0) {
       SegmentAccess.OpenSegment segment = await(open);
-      return new Unit(CompletableFuture.completedFuture(
+      return new Unit(open, CompletableFuture.completedFuture(
           reader.segments().block(segment, block, false, reader.meters)));
     }
     try {
-      return new Unit(open.thenApplyAsync(
+      return new Unit(open, open.thenApplyAsync(
           segment -> reader.segments().block(segment, block, false, reader.meters), executor));
     } catch (RejectedExecutionException e) {
       throw new ReaderClosedException("replay cannot read ahead: the log's executor is shut down", e);
@@ -272,12 +281,21 @@ final class Replay implements Iterator<ReadRecord>, AutoCloseable {
     }
   }
 
+  /**
+   * Cancels the blocks and segment opens in flight: those not started yet never run; one already
+   * running finishes on the executor and its result is dropped (an open still lands in the
+   * segment cache, on the memory budget like any other).
+   */
   @Override
   public void close() {
     closed = true;
     countRecords();
     for (Unit u : pending.toArray(new Unit[0])) {
-      u.records().cancel(false);
+      u.cancel();
+    }
+    CompletableFuture<SegmentAccess.OpenSegment> open = entryOpen;
+    if (open != null) {
+      open.cancel(false);
     }
   }
 }

@@ -31,6 +31,11 @@ final class ObservedStore extends ForwardingObjectStore {
   /** When positive, ranged GETs wait (bounded) until this many are in flight at once; then it turns itself off. */
   final AtomicInteger rangeRendezvous = new AtomicInteger();
 
+  /** When set, ranged GETs wait on it (released by the test). */
+  final AtomicReference<CountDownLatch> rangeGate = new AtomicReference<>();
+  /** Counts ranged GETs that reached the gate. */
+  final AtomicInteger atRangeGate = new AtomicInteger();
+
   /** Runs before every whole-object GET and conditional GET (a test moves virtual time there). */
   volatile Runnable beforeRead = () -> {};
 
@@ -59,6 +64,11 @@ final class ObservedStore extends ForwardingObjectStore {
     int now = rangeInFlight.incrementAndGet();
     maxRangeInFlight.accumulateAndGet(now, Math::max);
     try {
+      CountDownLatch gate = rangeGate.get();
+      if (gate != null) {
+        atRangeGate.incrementAndGet();
+        await(gate, "ranged GET gate never opened");
+      }
       int want = rangeRendezvous.get();
       if (want > 0) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -81,18 +91,22 @@ final class ObservedStore extends ForwardingObjectStore {
     CountDownLatch gate = conditionalGate.get();
     if (gate != null) {
       atConditionalGate.incrementAndGet();
-      try {
-        if (!gate.await(30, TimeUnit.SECONDS)) {
-          throw new AssertionError("conditional GET gate never opened");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
+      await(gate, "conditional GET gate never opened");
     }
     ConditionalGetResult result = delegate.getIfChanged(key, known);
     conditionalAnswers.add(result.getClass());
     return result;
+  }
+
+  private static void await(CountDownLatch gate, String never) {
+    try {
+      if (!gate.await(30, TimeUnit.SECONDS)) {
+        throw new AssertionError(never);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 
   @Override

@@ -1153,7 +1153,7 @@ public class ObjlogProperties implements InitializingBean {
     /** Memory for decoded blocks reused by reads near the tail; 0 disables the cache. */
     private DataSize blockCacheSize = DataSize.ofMegabytes(256);
 
-    /** Blocks a replay fetches ahead of its consumer, 0 to 1024. */
+    /** Blocks a replay, or a tailer (a listener) behind the head, fetches ahead of its consumer, 0 to 1024. */
     private int readAheadBlocks = 8;
 
     public int getMaxRecordsPerBatch() {
