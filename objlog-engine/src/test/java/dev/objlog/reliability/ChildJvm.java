@@ -85,9 +85,14 @@ public final class ChildJvm implements AutoCloseable {
     return process.exitValue();
   }
 
+  /**
+   * The last 15 lines so far. Taken from a snapshot: callers build assertion messages with it while
+   * the child still writes, and a view of the live list fails when a line arrives meanwhile.
+   */
   public String tail() {
-    int n = lines.size();
-    return String.valueOf(lines.subList(Math.max(0, n - 15), n));
+    List<String> snapshot = List.copyOf(lines);
+    int n = snapshot.size();
+    return String.valueOf(snapshot.subList(Math.max(0, n - 15), n));
   }
 
   @Override
