@@ -42,20 +42,9 @@ class TailTests {
 
   /** Runs {@code tailer.next()} on its own thread and returns once that thread is parked in it. */
   private static CompletableFuture<ReadResult> blockedNext(Tailer tailer) throws InterruptedException {
-    CompletableFuture<ReadResult> result = new CompletableFuture<>();
-    Thread[] holder = new Thread[1];
-    Thread th = new Thread(() -> {
-      try {
-        result.complete(tailer.next());
-      } catch (Throwable e) {
-        result.completeExceptionally(e);
-      }
-    }, "tailer-next");
-    holder[0] = th;
-    th.setDaemon(true);
-    th.start();
-    awaitParkedInAwait(th, result);
-    return result;
+    NextOnItsOwnThread next = NextOnItsOwnThread.start(tailer);
+    awaitParkedInAwait(next.thread(), next.result());
+    return next.result();
   }
 
   private static void awaitParkedInAwait(Thread th, CompletableFuture<?> result) throws InterruptedException {
