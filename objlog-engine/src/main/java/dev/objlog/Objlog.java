@@ -96,7 +96,7 @@ public final class Objlog implements AutoCloseable {
   private static ScheduledExecutorService newScheduler(String streamId) {
     AtomicInteger n = new AtomicInteger();
     ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(
-        Math.max(2, Runtime.getRuntime().availableProcessors()),
+        LogThread.SCHEDULER_THREADS,
         r -> new LogThread(r, "objlog-" + streamId + "-" + n.incrementAndGet()));
     pool.setRemoveOnCancelPolicy(true);
     return pool;

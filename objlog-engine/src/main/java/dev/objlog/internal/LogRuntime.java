@@ -53,7 +53,7 @@ public final class LogRuntime {
    * memory budget's caches, so the number of read-aheads is what bounds them. More than the
    * processors would not decode faster (the blocks decode on the scheduler), only hold more.
    */
-  private final Semaphore tailerReadAheads = new Semaphore(Math.max(2, Runtime.getRuntime().availableProcessors()));
+  private final Semaphore tailerReadAheads = new Semaphore(LogThread.SCHEDULER_THREADS);
 
   /** A runtime whose blocking store requests run on {@code scheduler} too. */
   public LogRuntime(ObjectStore store, String canonicalStreamId, ObjlogOptions options,

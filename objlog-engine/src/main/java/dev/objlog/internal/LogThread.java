@@ -8,6 +8,13 @@ package dev.objlog.internal;
  * <p>Thread-safety: as {@link Thread}.
  */
 public final class LogThread extends Thread {
+  /**
+   * Threads of a log's own scheduler: one per core, at least two. What is shared per log and used
+   * from that scheduler (idle zstd sealers and spare blocks, tailers reading ahead) is sized to it,
+   * since more of them would not run at once.
+   */
+  public static final int SCHEDULER_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+
   public LogThread(Runnable task, String name) {
     super(task, name);
     setDaemon(true);

@@ -3,6 +3,7 @@ package dev.objlog.internal.writer;
 import dev.objlog.format.HashAlgorithm;
 import dev.objlog.format.segment.BlockSealer;
 import dev.objlog.format.segment.Codec;
+import dev.objlog.internal.LogThread;
 import dev.objlog.internal.memory.MemoryPool;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SealResources implements AutoCloseable {
   /** Idle sealers and spare buffers kept by default: sealing is CPU-bound, so one per core. */
-  public static final int DEFAULT_MAX_IDLE = Math.max(2, Runtime.getRuntime().availableProcessors());
+  public static final int DEFAULT_MAX_IDLE = LogThread.SCHEDULER_THREADS;
 
   private record Kind(Codec codec, int level, HashAlgorithm hash) {}
 

@@ -113,7 +113,7 @@ class TailerReadAheadTests {
 
   @Test
   void atMostTheLogsPermitsOfTailersReadAheadAtOnceAndAClosedOneGivesItsPermitBack() throws Exception {
-    int permits = Math.max(2, Runtime.getRuntime().availableProcessors());
+    int permits = dev.objlog.internal.LogThread.SCHEDULER_THREADS;
     int partitions = permits + 1;
     int[] all = java.util.stream.IntStream.range(0, partitions).toArray();
     try (TestLog t = TestLog.open(new MemoryObjectStore());
@@ -211,17 +211,10 @@ class TailerReadAheadTests {
    */
   private static CompletableFuture<ReadResult> nextWaitingAtTheGate(DefaultTailer tailer, ObservedStore store,
       Thread[] holder) throws InterruptedException {
-    CompletableFuture<ReadResult> result = new CompletableFuture<>();
-    Thread th = new Thread(() -> {
-      try {
-        result.complete(tailer.next());
-      } catch (Throwable e) {
-        result.completeExceptionally(e);
-      }
-    }, "tailer-next");
-    th.setDaemon(true);
+    NextOnItsOwnThread next = NextOnItsOwnThread.start(tailer);
+    CompletableFuture<ReadResult> result = next.result();
+    Thread th = next.thread();
     holder[0] = th;
-    th.start();
     // LSN 2 is in segment 1; LSN 3 waits for segment 2, whose open (on the executor) waits at the gate.
     awaitState(() -> result.isDone() || (store.atRangeGate.get() >= 1 && waitingForTheReadAhead(th)),
         "a segment open of the read-ahead held while next() waits for it");
