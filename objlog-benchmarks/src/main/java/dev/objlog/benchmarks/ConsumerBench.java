@@ -113,14 +113,22 @@ public final class ConsumerBench {
 
   /** Kafka producer with acks=all and batching like objlog's writer (1 MiB, 10 ms linger, zstd), as P8's tuned side. */
   static KafkaTemplate<byte[], byte[]> tunedKafkaTemplate(String bootstrap, List<AutoCloseable> closing) {
+    Map<String, Object> tuned = new LinkedHashMap<>();
+    tuned.put(ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20);
+    tuned.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+    tuned.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+    return kafkaTemplate(bootstrap, closing, tuned);
+  }
+
+  /** Kafka producer with acks=all, byte-array keys and values, and {@code extra} over the producer's defaults. */
+  static KafkaTemplate<byte[], byte[]> kafkaTemplate(String bootstrap, List<AutoCloseable> closing,
+      Map<String, Object> extra) {
     Map<String, Object> props = new LinkedHashMap<>();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    props.put(ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20);
-    props.put(ProducerConfig.LINGER_MS_CONFIG, 10);
-    props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+    props.putAll(extra);
     DefaultKafkaProducerFactory<byte[], byte[]> factory = new DefaultKafkaProducerFactory<>(props);
     closing.add(factory::destroy);
     return new KafkaTemplate<>(factory);

@@ -17,9 +17,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
@@ -70,9 +67,9 @@ final class ProducerScenario {
     try {
       broker.afterPropertiesSet();
       closing.add(broker::destroy);
-      KafkaTemplate<byte[], byte[]> kafkaDefault = kafka(broker, closing, Map.of());
-      KafkaTemplate<byte[], byte[]> kafkaTuned = kafka(broker, closing, Map.of(ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20,
-          ProducerConfig.LINGER_MS_CONFIG, 10, ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd"));
+      KafkaTemplate<byte[], byte[]> kafkaDefault = ConsumerBench.kafkaTemplate(broker.getBrokersAsString(), closing,
+          Map.of());
+      KafkaTemplate<byte[], byte[]> kafkaTuned = ConsumerBench.tunedKafkaTemplate(broker.getBrokersAsString(), closing);
       ObjlogTemplate durable = objlogTemplate(FilesystemObjectStore.open(durableDir), closing);
       ObjlogTemplate cached = objlogTemplate(FilesystemObjectStore.builder(cacheDir).durableWrites(false).build(), closing);
       SendDriver.Sender[] senders = {
@@ -273,19 +270,6 @@ final class ProducerScenario {
 
   private static String ms(double v) {
     return String.format("%.1f ms", v);
-  }
-
-  private static KafkaTemplate<byte[], byte[]> kafka(EmbeddedKafkaKraftBroker broker, List<AutoCloseable> closing,
-      Map<String, Object> extra) {
-    Map<String, Object> props = new LinkedHashMap<>();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString());
-    props.put(ProducerConfig.ACKS_CONFIG, "all");
-    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    props.putAll(extra);
-    DefaultKafkaProducerFactory<byte[], byte[]> factory = new DefaultKafkaProducerFactory<>(props);
-    closing.add(factory::destroy);
-    return new KafkaTemplate<>(factory);
   }
 
   private static ObjlogTemplate objlogTemplate(ObjectStore store, List<AutoCloseable> closing) {
