@@ -1,6 +1,7 @@
 package dev.objlog.benchmarks;
 
 import static dev.objlog.benchmarks.Data.round;
+import static dev.objlog.benchmarks.ScenarioContext.ms;
 
 import dev.objlog.benchmarks.ConsumerBench.Bean0;
 import dev.objlog.benchmarks.ConsumerBench.KafkaRecord;
@@ -185,9 +186,5 @@ final class EndToEndScenarios {
       send.apply(from + i);
     }
     listener.sink.await(5);
-  }
-
-  private static String ms(double v) {
-    return String.format("%.1f ms", v);
   }
 }

@@ -2,6 +2,7 @@ package dev.objlog.benchmarks;
 
 import static dev.objlog.benchmarks.Data.MB;
 import static dev.objlog.benchmarks.Data.round;
+import static dev.objlog.benchmarks.ScenarioContext.ms;
 
 import dev.objlog.ObjlogOptions;
 import dev.objlog.read.ReaderOptions;
@@ -266,10 +267,6 @@ final class ProducerScenario {
 
   private static String list(double[] xs) {
     return Arrays.toString(Arrays.stream(xs).map(x -> round(x, 2)).toArray());
-  }
-
-  private static String ms(double v) {
-    return String.format("%.1f ms", v);
   }
 
   private static ObjlogTemplate objlogTemplate(ObjectStore store, List<AutoCloseable> closing) {

@@ -2,6 +2,7 @@ package dev.objlog.benchmarks;
 
 import static dev.objlog.benchmarks.Data.MiB;
 import static dev.objlog.benchmarks.Data.round;
+import static dev.objlog.benchmarks.ScenarioContext.ms;
 
 import dev.objlog.LogRecord;
 import dev.objlog.Objlog;
@@ -393,9 +394,5 @@ final class RemoteScenarios {
       t[i] = (System.nanoTime() - s) / 1e6;
     }
     return Data.median(t);
-  }
-
-  private static String ms(double v) {
-    return String.format("%.1f ms", v);
   }
 }

@@ -17,6 +17,11 @@ record ScenarioContext(boolean smoke, Path imgDir, String imgLink, byte[] pool) 
     return "![" + file + "](" + imgLink + file + ")";
   }
 
+  /** A duration in milliseconds as the tables print it: one decimal, then " ms". */
+  static String ms(double v) {
+    return String.format("%.1f ms", v);
+  }
+
   static String pct(double ratio) {
     return String.format("%.2f×", ratio);
   }

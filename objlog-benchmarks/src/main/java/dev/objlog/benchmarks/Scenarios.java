@@ -3,6 +3,7 @@ package dev.objlog.benchmarks;
 import static dev.objlog.benchmarks.Data.MB;
 import static dev.objlog.benchmarks.Data.MiB;
 import static dev.objlog.benchmarks.Data.round;
+import static dev.objlog.benchmarks.ScenarioContext.ms;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
@@ -103,11 +104,6 @@ final class Scenarios {
       m.put((String) kv[i], (T) kv[i + 1]);
     }
     return m;
-  }
-
-
-  private static String ms(double v) {
-    return String.format("%.1f ms", v);
   }
 
   // --- P1 ---------------------------------------------------------------------------------------
