@@ -46,7 +46,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * process (P10X).
  */
 final class RemoteScenarios {
-  /** S3 Standard request list prices, us-east-1, USD per request (see {@link #s3Cost}). */
+  /** S3 Standard request list prices, us-east-1, USD per request (see {@link #s3Cost}); P4 uses them too. */
   static final double PUT_CLASS = 0.005 / 1000;
   static final double GET_CLASS = 0.0004 / 1000;
 

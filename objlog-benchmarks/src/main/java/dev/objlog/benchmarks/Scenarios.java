@@ -820,8 +820,6 @@ final class Scenarios {
     long scale = smoke ? 64 : 1;
     long written = smoke ? 4 * MiB : 256 * MiB;
     long partSize = 8 * MiB;
-    double putPrice = 0.005 / 1000;
-    double getPrice = 0.0004 / 1000;
     r.line("");
     r.line("Requests per GiB of record bytes written (" + written / MiB + " MiB written per row, zstd 3, "
         + "one writer, cut by size only, scaled to 1 GiB). S3 request model (the S3 adapter): a segment "
@@ -853,7 +851,8 @@ final class Scenarios {
       long gets = s.gets();
       double perGiB = (double) (1L << 30) / written;
       double reqs = (segPuts + pagePuts + headPuts + gets) * perGiB;
-      double cost = ((segPuts + pagePuts + headPuts) * putPrice + gets * getPrice) * perGiB;
+      double cost = ((segPuts + pagePuts + headPuts) * RemoteScenarios.PUT_CLASS + gets * RemoteScenarios.GET_CLASS)
+          * perGiB;
       double avgStored = sizes.stream().mapToLong(Long::longValue).average().orElse(0);
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("segment_raw_bytes", segBytes);
