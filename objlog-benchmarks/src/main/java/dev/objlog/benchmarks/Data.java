@@ -43,6 +43,16 @@ final class Data {
   }
 
   /**
+   * {@link #value} with {@code i} in its first 8 bytes: how P10 and P10X's listeners find the
+   * record's send time. {@code valueBytes} must be at least 8.
+   */
+  static byte[] indexedValue(byte[] pool, int i, int valueBytes) {
+    byte[] v = value(pool, i, valueBytes);
+    ByteBuffer.wrap(v).putLong(0, i);
+    return v;
+  }
+
+  /**
    * The raw block contents the segment encoder builds from records without headers: a 16-byte
    * envelope (timestamp, header length 0, value length) then the value, cut at {@code blockBytes}.
    */

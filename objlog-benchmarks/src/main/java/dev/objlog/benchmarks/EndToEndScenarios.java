@@ -7,7 +7,6 @@ import dev.objlog.benchmarks.ConsumerBench.Bean0;
 import dev.objlog.benchmarks.ConsumerBench.KafkaRecord;
 import dev.objlog.benchmarks.ConsumerBench.ObjlogRecord;
 import dev.objlog.spring.core.ObjlogTemplate;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,8 +76,8 @@ final class EndToEndScenarios {
       ObjlogTemplate template = ctx.getBean(ObjlogTemplate.class);
       KafkaTemplate<byte[], byte[]> producer = ConsumerBench.tunedKafkaTemplate(broker.getBrokersAsString(), closing);
       List<IntFunction<CompletableFuture<?>>> senders = List.of(
-          i -> template.send("p10", 0, value(i, valueBytes)),
-          i -> producer.send("p10", value(i, valueBytes)));
+          i -> template.send("p10", 0, Data.indexedValue(pool, i, valueBytes)),
+          i -> producer.send("p10", Data.indexedValue(pool, i, valueBytes)));
       int next = 0;
       for (int q = 0; q < sides; q++) { // warm-up, not counted
         paced(senders.get(q), beans[q], next, warm, rate, due);
@@ -162,13 +161,6 @@ final class EndToEndScenarios {
     r.line("");
     r.line(context.img(r, "p10-end-to-end.png"));
     return r;
-  }
-
-  /** Record {@code i}'s value: its index in the first 8 bytes, then text. */
-  private byte[] value(int i, int valueBytes) {
-    byte[] v = Data.value(pool, i, valueBytes);
-    ByteBuffer.wrap(v).putLong(0, i);
-    return v;
   }
 
   /** Sends records [from, from + n) at {@code perSecond}, then waits for the listener to have them all. */

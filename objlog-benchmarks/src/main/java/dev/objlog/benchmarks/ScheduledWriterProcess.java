@@ -7,7 +7,6 @@ import dev.objlog.store.filesystem.FilesystemObjectStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -40,8 +39,7 @@ public final class ScheduledWriterProcess {
     byte[] pool = Data.textPool(4 << 20, 20261203L);
     byte[][] values = new byte[records][];
     for (int i = 0; i < records; i++) {
-      values[i] = Data.value(pool, i, valueBytes);
-      ByteBuffer.wrap(values[i]).putLong(0, i);
+      values[i] = Data.indexedValue(pool, i, valueBytes);
     }
     long[] committed = new long[records];
     try (Objlog log = Objlog.open(FilesystemObjectStore.open(dir), stream);
