@@ -20,6 +20,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.ReentrantLock;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
@@ -228,12 +229,7 @@ public class ObjlogListenerContainer {
       // The member slots are keyed like the assigned partitions, as the previous release keyed them.
       PartitionSharing m = new PartitionSharing(group, getCheckpointOwner(), getStreamName(), partitions, partitions,
           settings.ticker(), new MemberPartitions(), LoggingReporter.INSTANCE);
-      String threadName = "objlog-" + getListenerId() + "-leases";
-      ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, threadName);
-        t.setDaemon(true);
-        return t;
-      });
+      ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(daemonThreads("leases"));
       member = m;
       leaseTicks = ticks;
       m.schedule(ticks, Duration.ZERO);
@@ -336,14 +332,19 @@ public class ObjlogListenerContainer {
       return given;
     }
     if (ownedCheckpointExecutor == null) {
-      String threadName = "objlog-" + getListenerId() + "-checkpoints";
-      ownedCheckpointExecutor = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, threadName);
-        t.setDaemon(true);
-        return t;
-      });
+      ownedCheckpointExecutor = Executors.newCachedThreadPool(daemonThreads("checkpoints"));
     }
     return ownedCheckpointExecutor;
+  }
+
+  /** Daemon threads named {@code objlog-<listener id>-<role>}, for the container's own executors. */
+  private ThreadFactory daemonThreads(String role) {
+    String threadName = "objlog-" + getListenerId() + "-" + role;
+    return r -> {
+      Thread t = new Thread(r, threadName);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /** Where partitions of this run save in the background; null: on their own threads. */
