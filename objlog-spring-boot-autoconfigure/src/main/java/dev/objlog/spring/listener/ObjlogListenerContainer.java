@@ -308,8 +308,6 @@ public class ObjlogListenerContainer {
         watch.close();
         watch = null;
       }
-    }
-    synchronized (lock) {
       // Partition threads saved their last position before they ended; one that outlived the
       // shutdown timeout finds the pool shut and saves on its own thread.
       if (ownedCheckpointExecutor != null && !running) {
