@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,6 +120,15 @@ class BackgroundCheckpointTests {
     return CheckpointKey.of("bg", "orders", 0);
   }
 
+  /** Waits, within {@link #WAIT} seconds, for what the partition's thread does. */
+  private static void awaitUntil(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("%s within %ss", what, WAIT).isLessThan(deadline);
+      Thread.sleep(5);
+    }
+  }
+
   private void runSaves() {
     for (Runnable r; (r = saves.poll()) != null; ) {
       r.run();
@@ -188,11 +198,7 @@ class BackgroundCheckpointTests {
       Thread stopping = new Thread(() -> registry.stop("bg"));
       stopping.start();
       ObjlogListenerContainer container = registry.getListenerContainer("bg");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
-      while (container.isRunning()) {
-        assertThat(System.nanoTime()).as("the stop begins within %ss", WAIT).isLessThan(deadline);
-        Thread.sleep(5);
-      }
+      awaitUntil("the stop begins", () -> !container.isRunning());
       release.countDown(); // record 4 returns while the container stops
       stopping.join(TimeUnit.SECONDS.toMillis(WAIT));
       assertThat(stopping.isAlive()).isFalse();
@@ -224,11 +230,7 @@ class BackgroundCheckpointTests {
       assertThat(take(2)).containsExactly("0", "1");
       runSaves(); // the background save fails, or the caught-up partition's own save does
       ObjlogListenerContainer container = context.getBean(ObjlogListenerEndpointRegistry.class).getListenerContainer("bg");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
-      while (container.isInExpectedState()) {
-        assertThat(System.nanoTime()).as("the partition fails within %ss", WAIT).isLessThan(deadline);
-        Thread.sleep(5);
-      }
+      awaitUntil("the partition fails", () -> !container.isInExpectedState());
       assertThat(container.getPartitionStatuses().get(0).state()).isEqualTo(ObjlogListenerContainer.PartitionState.FAILED);
       assertThat(container.getPartitionStatuses().get(0).failure()).contains("the store is down");
       assertThat(stored(checkpoints)).isNull();
