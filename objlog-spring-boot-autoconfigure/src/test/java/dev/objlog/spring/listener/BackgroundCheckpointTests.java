@@ -154,33 +154,28 @@ class BackgroundCheckpointTests {
     crashOn = "5";
     release = new CountDownLatch(1);
     InMemoryCheckpointRepository first = new InMemoryCheckpointRepository();
-    try {
-      runner(first, held).withBean(RecordListener.class).run(context -> {
-        sendAndStart(context, 0, 10);
-        assertThat(take(6)).containsExactly("0", "1", "2", "3", "4", "5");
-        // Records 0-4 returned, record 5 is in hand; no background save has run yet.
-        assertThat(stored(first)).isNull();
-        runSaves();
-        // The saves coalesced into the newest position offered: after record 4, never past the record in hand.
-        assertThat(stored(first)).isEqualTo(5L);
+    runner(first, held).withBean(RecordListener.class).run(context -> {
+      sendAndStart(context, 0, 10);
+      assertThat(take(6)).containsExactly("0", "1", "2", "3", "4", "5");
+      // Records 0-4 returned, record 5 is in hand; no background save has run yet.
+      assertThat(stored(first)).isNull();
+      runSaves();
+      // The saves coalesced into the newest position offered: after record 4, never past the record in hand.
+      assertThat(stored(first)).isEqualTo(5L);
 
-        // The process dies here: a new one starts from what the repository holds.
-        InMemoryCheckpointRepository survived = new InMemoryCheckpointRepository();
-        StoredCheckpoint c = first.load(key()).orElseThrow();
-        survived.save(key(), c.checkpoint(), CheckpointVersion.ABSENT);
-        crashOn = null;
-        runner(survived, held).withBean(RecordListener.class).run(restarted -> {
-          restarted.getBean(ObjlogListenerEndpointRegistry.class).start("bg");
-          assertThat(take(5)).as("from the saved position on, in order, none skipped")
-              .containsExactly("5", "6", "7", "8", "9");
-        });
-        assertThat(stored(survived)).as("its stop saved its last position").isEqualTo(10L);
-        release.countDown();
-      });
-    } finally {
-      release.countDown();
+      // The process dies here: a new one starts from what the repository holds.
+      InMemoryCheckpointRepository survived = new InMemoryCheckpointRepository();
+      StoredCheckpoint c = first.load(key()).orElseThrow();
+      survived.save(key(), c.checkpoint(), CheckpointVersion.ABSENT);
       crashOn = null;
-    }
+      runner(survived, held).withBean(RecordListener.class).run(restarted -> {
+        restarted.getBean(ObjlogListenerEndpointRegistry.class).start("bg");
+        assertThat(take(5)).as("from the saved position on, in order, none skipped")
+            .containsExactly("5", "6", "7", "8", "9");
+      });
+      assertThat(stored(survived)).as("its stop saved its last position").isEqualTo(10L);
+      release.countDown();
+    });
   }
 
   @Test
