@@ -1008,20 +1008,35 @@ public final class FilesystemObjectStore implements ObjectStore {
     Path dir = root;
     for (Path segment : root.relativize(parent)) {
       dir = dir.resolve(segment);
-      try {
-        Files.createDirectory(dir);
-        syncDirectory(dir.getParent());
-      } catch (FileAlreadyExistsException exists) {
-        BasicFileAttributes attributes = Files.readAttributes(dir, BasicFileAttributes.class, NOFOLLOW_LINKS);
-        if (attributes.isRegularFile()) {
-          throw clash(key, root.relativize(dir).toString().replace(dir.getFileSystem().getSeparator(), "/"));
-        }
-        if (!attributes.isDirectory()) {
-          refuseLinkedFolders(key, dir);
-          throw new PermanentStoreException(
-              "cannot write the key '" + KeyRules.printable(key) + "': " + dir + " is not a folder");
+      // Look before creating: the folders of a key almost always exist already, and a refused
+      // mkdir costs an exception with a stack trace per level on every write.
+      BasicFileAttributes attributes = attributesOrNull(dir);
+      if (attributes == null) {
+        try {
+          Files.createDirectory(dir);
+          syncDirectory(dir.getParent());
+          continue;
+        } catch (FileAlreadyExistsException raced) {
+          attributes = Files.readAttributes(dir, BasicFileAttributes.class, NOFOLLOW_LINKS);
         }
       }
+      if (attributes.isRegularFile()) {
+        throw clash(key, root.relativize(dir).toString().replace(dir.getFileSystem().getSeparator(), "/"));
+      }
+      if (!attributes.isDirectory()) {
+        refuseLinkedFolders(key, dir);
+        throw new PermanentStoreException(
+            "cannot write the key '" + KeyRules.printable(key) + "': " + dir + " is not a folder");
+      }
+    }
+  }
+
+  /** {@code dir}'s own attributes (a link is not followed), or null when nothing is there. */
+  private static @Nullable BasicFileAttributes attributesOrNull(Path dir) throws IOException {
+    try {
+      return Files.readAttributes(dir, BasicFileAttributes.class, NOFOLLOW_LINKS);
+    } catch (NoSuchFileException missing) {
+      return null;
     }
   }
 
