@@ -95,7 +95,7 @@ final class ProducerScenario {
       for (int k = 0; k < rounds; k++) {
         for (int j = 0; j < sides; j++) {
           int q = (j + k) % sides; // each round starts with another side
-          settleDisk();
+          settleDisk(smoke);
           flat.get(q).add(SendDriver.outstanding(senders[q], values, records, Integer.MAX_VALUE));
         }
       }
@@ -106,7 +106,7 @@ final class ProducerScenario {
         for (int k = 0; k < latencyRounds; k++) {
           for (int j = 0; j < sides; j++) {
             int q = (j + k) % sides;
-            settleDisk();
+            settleDisk(smoke);
             atRate.get(q).add(SendDriver.fixedRate(senders[q], values, n, rates[x]));
           }
         }
@@ -114,7 +114,7 @@ final class ProducerScenario {
       for (int k = 0; k < latencyRounds; k++) {
         for (int j = 0; j < sides; j++) {
           int q = (j + k) % sides;
-          settleDisk();
+          settleDisk(smoke);
           saturated.get(q).add(SendDriver.outstanding(senders[q], values, records, window));
         }
       }
@@ -273,9 +273,13 @@ final class ProducerScenario {
    * side that forces its files pays for the page cache the sides before it filled: on ext4 an
    * fsync commits the journal, which first writes out other files' dirty data, so objlog's fsync
    * side once took 800 ms p99 at 2 000/s after Kafka's and the no-fsync side's flat-out rounds.
-   * Where there is no {@code sync} command the run goes ahead unsettled.
+   * Where there is no {@code sync} command the run goes ahead unsettled; a smoke run (no
+   * measurement) does not settle.
    */
-  private static void settleDisk() throws InterruptedException {
+  private static void settleDisk(boolean smoke) throws InterruptedException {
+    if (smoke) {
+      return;
+    }
     try {
       new ProcessBuilder("sync").inheritIO().start().waitFor();
     } catch (java.io.IOException noSyncCommand) {
