@@ -149,8 +149,9 @@ final class Batcher {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
           + alone + " bytes as a segment, over the pending budget of " + budget.maxPendingBytes() + " bytes");
     }
-    long ceiling = memory.ceiling();
-    if (alone > ceiling) {
+    // The ceiling is never below this writer's own reservation (reservations never sum past the
+    // pool's capacity), so only a record larger than that needs the pool's lock to check it.
+    if (alone > memory.reservation() && alone > memory.ceiling()) {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
           + alone + " bytes as a segment, more than this writer can ever hold of the memory budget: it "
           + WriterReservation.shortfall(memory, options) + ", or split the record");
@@ -171,11 +172,13 @@ final class Batcher {
               + " precedes the partition's latest " + lastTimestamp + "; pass max(now, last)");
         }
         Segment batch = active;
-        if (batch != null && !fits(batch, size)) {
+        // The batch's worst case with this record in it: what it is checked against and then holds.
+        long estimate = batch != null ? worstCase(batch.records + 1, batch.rawBytes + size) : alone;
+        if (batch != null && !fits(batch, size, estimate)) {
           cutLocked(true, budget.failWhenFull());
           continue;
         }
-        if (batch != null && !memory.growTo(pendingBytes + worstCase(batch.records + 1, batch.rawBytes + size))) {
+        if (batch != null && !memory.growTo(pendingBytes + estimate)) {
           // Its bytes are held already: cutting moves them towards a commit that returns them.
           cutLocked(true, budget.failWhenFull());
           continue;
@@ -219,7 +222,7 @@ final class Batcher {
         lastTimestamp = record.timestampMs();
         batch.records++;
         batch.rawBytes += size;
-        batch.estimate = worstCase(batch.records, batch.rawBytes);
+        batch.estimate = estimate;
         meters.records.increment();
         meters.bytes.increment(size);
         CompletableFuture<PartitionHead> future = batch.committed.copy();
@@ -246,12 +249,12 @@ final class Batcher {
     return List.of(out);
   }
 
-  private boolean fits(Segment batch, int size) {
+  /** Whether a record of {@code size} joins {@code batch}, whose worst case then is {@code estimate}. */
+  private boolean fits(Segment batch, int size, long estimate) {
     WriterOptions.BatchPolicy policy = options.batch();
     return batch.records < policy.maxRecords()
         && batch.rawBytes + size <= policy.maxBytes()
-        && pendingBytes + worstCase(batch.records + 1, batch.rawBytes + size)
-            <= options.backpressure().maxPendingBytes();
+        && pendingBytes + estimate <= options.backpressure().maxPendingBytes();
   }
 
   private long worstCase(long records, long rawBytes) {
