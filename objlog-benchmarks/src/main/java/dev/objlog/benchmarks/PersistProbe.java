@@ -56,23 +56,21 @@ public final class PersistProbe {
   private static void persist(PartitionWriter writer, String mode, int count, long pauseMicros, int valueBytes) {
     byte[] value = Data.value(Data.textPool(4 << 20, 20261206L), 0, valueBytes);
     for (int pass = 0; pass < 2; pass++) { // the first pass warms the JIT and the store's folders
-      long[] nanos = new long[count];
+      double[] ms = new double[count];
       for (int i = 0; i < count; i++) {
         long t0 = System.nanoTime();
         var appended = writer.append(LogRecord.of(System.currentTimeMillis(), value));
         writer.cut();
         appended.committed().join();
-        nanos[i] = System.nanoTime() - t0;
-        long until = System.nanoTime() + pauseMicros * 1000;
-        while (System.nanoTime() < until) {
-          LockSupport.parkNanos(until - System.nanoTime());
-        }
+        ms[i] = (System.nanoTime() - t0) / 1e6;
+        SendDriver.waitUntil(System.nanoTime() + pauseMicros * 1000);
       }
       if (pass == 1) {
-        double mean = Arrays.stream(nanos).average().orElse(0) / 1e6;
-        Arrays.sort(nanos);
+        double mean = Arrays.stream(ms).average().orElse(0);
+        Arrays.sort(ms);
         System.out.printf("persist %s, %d B, pause %d µs: mean %.3f p50 %.3f p90 %.3f p99 %.3f max %.3f ms%n", mode,
-            valueBytes, pauseMicros, mean, at(nanos, 50), at(nanos, 90), at(nanos, 99), nanos[count - 1] / 1e6);
+            valueBytes, pauseMicros, mean, Data.percentile(ms, 50), Data.percentile(ms, 90), Data.percentile(ms, 99),
+            ms[count - 1]);
       }
     }
   }
@@ -106,9 +104,5 @@ public final class PersistProbe {
     stop.set(true);
     sampler.join();
     System.out.println("samples with 0, 1, 2, … 7+ segments in flight: " + Arrays.toString(samples));
-  }
-
-  private static double at(long[] sortedNanos, int percentile) {
-    return sortedNanos[(int) ((long) sortedNanos.length * percentile / 100)] / 1e6;
   }
 }

@@ -11,6 +11,7 @@ import dev.objlog.spring.core.ObjlogStreams;
 import dev.objlog.spring.core.ObjlogTemplate;
 import dev.objlog.store.ObjectStore;
 import dev.objlog.store.filesystem.FilesystemObjectStore;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -282,7 +283,7 @@ final class ProducerScenario {
     }
     try {
       new ProcessBuilder("sync").inheritIO().start().waitFor();
-    } catch (java.io.IOException noSyncCommand) {
+    } catch (IOException noSyncCommand) {
       // not a Unix-like machine: nothing to settle with
     }
   }

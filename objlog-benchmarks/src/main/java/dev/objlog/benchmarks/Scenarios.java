@@ -114,26 +114,27 @@ final class Scenarios {
     // first allocations in the window then fault those pages in again (the kernel zeroes them on
     // the writer's CPU), while the reference allocates nothing and never pays. A running service's
     // heap stays grown, so P1 keeps it grown while it measures.
-    String shrinkRatio = setHeapFreeRatio(null);
+    String previous = setMaxHeapFreeRatio("100");
     try {
       return p1Measured();
     } finally {
-      setHeapFreeRatio(shrinkRatio);
+      if (previous != null) {
+        setMaxHeapFreeRatio(previous);
+      }
     }
   }
 
   /**
-   * Sets the JVM's {@code MaxHeapFreeRatio} (100: never shrink the heap after a collection) and
-   * returns the previous value; null sets 100. On a JVM without the manageable flag nothing
-   * changes and null is returned.
+   * Sets the JVM's manageable {@code MaxHeapFreeRatio} (100: a collection never shrinks the heap)
+   * and returns the previous value, or null (nothing changed) on a JVM without that flag.
    */
-  private static String setHeapFreeRatio(String value) {
+  private static String setMaxHeapFreeRatio(String value) {
     try {
       HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
       String previous = hotSpot.getVMOption("MaxHeapFreeRatio").getValue();
-      hotSpot.setVMOption("MaxHeapFreeRatio", value != null ? value : "100");
+      hotSpot.setVMOption("MaxHeapFreeRatio", value);
       return previous;
-    } catch (IllegalArgumentException | UnsupportedOperationException | NullPointerException notHotSpot) {
+    } catch (IllegalArgumentException | UnsupportedOperationException notHotSpot) {
       return null;
     }
   }

@@ -114,7 +114,7 @@ final class SendDriver {
   }
 
   /** Parks until shortly before {@code due}, then spins: a spinning sender would take a core from the sides. */
-  private static void waitUntil(long due) {
+  static void waitUntil(long due) {
     for (long left; (left = due - System.nanoTime()) > 0; ) {
       if (left > SPIN_NS) {
         LockSupport.parkNanos(left - SPIN_NS);

@@ -402,6 +402,15 @@ public final class MemoryPool {
     }
 
     /**
+     * Whether this account could ever hold {@code bytes}: they fit under its {@link #ceiling()}.
+     * The ceiling is never below the account's own reservation (reservations never sum past the
+     * capacity), so a need within the reservation is answered without the pool's lock.
+     */
+    public boolean couldEverHold(long bytes) {
+      return bytes <= reservation || bytes <= ceiling();
+    }
+
+    /**
      * Makes this account hold at least {@code target} bytes, borrowing what its reservation does
      * not cover. When caches hold bytes the writer needs, they evict first, on this thread (see
      * the class comment); the grant then never depends on them.

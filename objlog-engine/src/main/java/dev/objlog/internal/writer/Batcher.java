@@ -149,9 +149,7 @@ final class Batcher {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
           + alone + " bytes as a segment, over the pending budget of " + budget.maxPendingBytes() + " bytes");
     }
-    // The ceiling is never below this writer's own reservation (reservations never sum past the
-    // pool's capacity), so only a record larger than that needs the pool's lock to check it.
-    if (alone > memory.reservation() && alone > memory.ceiling()) {
+    if (!memory.couldEverHold(alone)) {
       throw new RecordExceedsPendingBudgetException("a record of " + size + " encoded bytes needs up to "
           + alone + " bytes as a segment, more than this writer can ever hold of the memory budget: it "
           + WriterReservation.shortfall(memory, options) + ", or split the record");

@@ -136,6 +136,15 @@ final class ConfinedFiles {
     }
   }
 
+  /** The attributes of whatever is at {@code path} itself (a link is not followed), or null when nothing is. */
+  static @Nullable BasicFileAttributes ownAttributes(Path path) throws IOException {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class, NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
   private static @Nullable BasicFileAttributes attributesIn(SecureDirectoryStream<Path> dir, Path name)
       throws IOException {
     try {
@@ -233,11 +242,7 @@ final class ConfinedFiles {
 
     @Override
     public @Nullable BasicFileAttributes attributes(Path name) throws IOException {
-      try {
-        return Files.readAttributes(dir.resolve(name.toString()), BasicFileAttributes.class, NOFOLLOW_LINKS);
-      } catch (NoSuchFileException e) {
-        return null;
-      }
+      return ownAttributes(dir.resolve(name.toString()));
     }
 
     @Override

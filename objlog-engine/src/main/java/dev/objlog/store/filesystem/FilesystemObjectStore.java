@@ -1010,7 +1010,7 @@ public final class FilesystemObjectStore implements ObjectStore {
       dir = dir.resolve(segment);
       // Look before creating: the folders of a key almost always exist already, and a refused
       // mkdir costs an exception with a stack trace per level on every write.
-      BasicFileAttributes attributes = attributesOrNull(dir);
+      BasicFileAttributes attributes = ConfinedFiles.ownAttributes(dir);
       if (attributes == null) {
         try {
           Files.createDirectory(dir);
@@ -1028,15 +1028,6 @@ public final class FilesystemObjectStore implements ObjectStore {
         throw new PermanentStoreException(
             "cannot write the key '" + KeyRules.printable(key) + "': " + dir + " is not a folder");
       }
-    }
-  }
-
-  /** {@code dir}'s own attributes (a link is not followed), or null when nothing is there. */
-  private static @Nullable BasicFileAttributes attributesOrNull(Path dir) throws IOException {
-    try {
-      return Files.readAttributes(dir, BasicFileAttributes.class, NOFOLLOW_LINKS);
-    } catch (NoSuchFileException missing) {
-      return null;
     }
   }
 
